@@ -1,0 +1,11 @@
+module github.com/paylane/paylane/gateway
+
+go 1.26.8
+
+require github.com/paylane/paylane/libs v0.0.0
+
+replace github.com/paylane/paylane/libs => ../libs
+
+require github.com/paylane/paylane/identity-svc v0.0.0
+
+replace github.com/paylane/paylane/identity-svc => ../identity-svc

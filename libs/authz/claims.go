@@ -1,0 +1,49 @@
+// Package authz holds the internal JWT that the gateway forwards to services
+// (claims, signing, verification with a JWKS), the ability catalogue, and the
+// policy gates services put in front of their handlers.
+package authz
+
+import (
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// Issuer is the iss claim of internal tokens.
+const Issuer = "paylane-identity"
+
+// Audience is the aud claim of internal tokens.
+const Audience = "paylane-services"
+
+// Flags are the tenant's feature flags.
+type Flags struct {
+	AIGateway bool `json:"ai_gateway"`
+	OptIn     bool `json:"opt_in"`
+}
+
+// Limits are the tenant's limits; zero means the deployment default.
+type Limits struct {
+	APIRequestsPerMinute      int `json:"api_requests_per_minute"`
+	BatchSubmissionsPerMinute int `json:"batch_submissions_per_minute"`
+	BatchesInFlight           int `json:"batches_in_flight"`
+}
+
+// Claims are the claims of an internal token: who is calling, for which
+// tenant, with which abilities.
+type Claims struct {
+	jwt.RegisteredClaims
+	TenantID  string   `json:"tenant_id"`
+	TokenID   int64    `json:"token_id"`
+	Abilities []string `json:"abilities"`
+	Flags     Flags    `json:"flags"`
+	Limits    Limits   `json:"limits"`
+	RequestID string   `json:"request_id,omitempty"`
+}
+
+// Has reports whether the claims hold the ability.
+func (c *Claims) Has(ability string) bool {
+	for _, a := range c.Abilities {
+		if a == ability {
+			return true
+		}
+	}
+	return false
+}
