@@ -1,0 +1,44 @@
+# Paylane: `make run` starts the whole stack locally, `make test` runs every module's tests.
+SHELL := /bin/bash
+GO ?= go
+PKGS := github.com/paylane/paylane/...
+PG_BIN ?= /usr/lib/postgresql/15/bin
+
+.PHONY: run test bench reset lint deps build
+
+## deps: install what the stack and the tests need when it is missing (Debian, root or sudo).
+deps:
+	@need=""; \
+	if [ ! -x "$(PG_BIN)/initdb" ] && ! command -v pg_config >/dev/null 2>&1; then need="$$need postgresql"; fi; \
+	if ! command -v redis-server >/dev/null 2>&1; then need="$$need redis-server"; fi; \
+	if [ -n "$$need" ]; then \
+		echo "installing:$$need"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$need; \
+	fi
+
+## build: compile every module.
+build:
+	$(GO) build $(PKGS)
+
+## run: build and start the local stack (Postgres, broker, every service, the HTTPS gateway).
+run: deps
+	$(GO) run github.com/paylane/paylane/deploy/cmd/devstack
+
+## test: every module's tests against real Postgres, Redis and an in-process Kafka broker.
+test: deps
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout 12m $(PKGS)
+
+## bench: every Go benchmark in the workspace.
+bench: deps
+	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PKGS)
+
+## reset: wipe the local stack's data (Postgres cluster, certificates, secrets).
+reset:
+	rm -rf .paylane
+
+## lint: gofmt and go vet.
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
