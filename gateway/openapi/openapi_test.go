@@ -1,0 +1,89 @@
+package openapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/paylane/paylane/gateway/openapi"
+)
+
+func TestDocumentIsValidOpenAPI31(t *testing.T) {
+	t.Parallel()
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
+	if err != nil {
+		t.Fatalf("loading openapi.yaml: %v", err)
+	}
+	if !doc.IsOpenAPI31OrLater() {
+		t.Fatalf("openapi = %q, want 3.1.x", doc.OpenAPI)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validating openapi.yaml: %v", err)
+	}
+}
+
+func TestJSONMatchesYAML(t *testing.T) {
+	t.Parallel()
+	b, err := openapi.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		OpenAPI string                     `json:"openapi"`
+		Servers []struct{ URL string }     `json:"servers"`
+		Paths   map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("decoding json: %v", err)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.1") {
+		t.Errorf("openapi = %q, want 3.1.x", doc.OpenAPI)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/api/v1" {
+		t.Errorf("servers = %+v, want one server /api/v1", doc.Servers)
+	}
+	for _, p := range []string{"/healthcheck/app", "/openapi.json"} {
+		if _, ok := doc.Paths[p]; !ok {
+			t.Errorf("path %s is not documented", p)
+		}
+	}
+}
+
+// Paths are relative to the server URL: a path written with /api/v1 would be
+// routed as /api/v1/api/v1/... and never match.
+func TestPathsAreRelativeToServer(t *testing.T) {
+	t.Parallel()
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range doc.Paths.Map() {
+		if strings.HasPrefix(p, "/api/") || !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+			t.Errorf("path %q: write it relative to /api/v1, starting with / and without a trailing /", p)
+		}
+	}
+}
+
+func TestEveryOperationHasCommonErrorResponses(t *testing.T) {
+	t.Parallel()
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.Responses.Value("429") == nil {
+				t.Errorf("%s %s: no 429 response documented", method, p)
+			}
+			if op.Security != nil && len(*op.Security) == 0 {
+				continue // public route: no 401
+			}
+			if op.Responses.Value("401") == nil {
+				t.Errorf("%s %s: no 401 response documented", method, p)
+			}
+		}
+	}
+}
