@@ -1,0 +1,71 @@
+package httpx
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/reqid"
+)
+
+// DefaultBodyLimit is the request body cap of NewApp when the given config
+// sets none (contract section 2: 1 MB; the batch service passes 5 MB).
+const DefaultBodyLimit = 1 << 20
+
+// NewApp returns a Fiber app wired the same way in every service: the
+// envelope ErrorHandler, the RequestID middleware, panic recovery (the stack
+// is logged, the client gets a 500 server_error envelope) and encoding/json.
+// The optional config is the base; ErrorHandler, JSON codecs and BodyLimit
+// are filled in when it leaves them zero. The startup banner is always off:
+// logs are JSON.
+func NewApp(log *slog.Logger, cfg ...fiber.Config) *fiber.App {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var c fiber.Config
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
+	if c.ErrorHandler == nil {
+		c.ErrorHandler = ErrorHandler(log)
+	}
+	if c.JSONEncoder == nil {
+		c.JSONEncoder = json.Marshal
+	}
+	if c.JSONDecoder == nil {
+		c.JSONDecoder = json.Unmarshal
+	}
+	if c.BodyLimit == 0 {
+		c.BodyLimit = DefaultBodyLimit
+	}
+	c.DisableStartupMessage = true
+	app := fiber.New(c)
+	app.Use(RequestID(), Recover(log))
+	return app
+}
+
+// Recover returns the middleware that turns a panic in a later handler into
+// a 500 server_error envelope; the panic value and stack go to the log with
+// the request id, never to the client.
+func Recover(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) (err error) {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			log.ErrorContext(c.UserContext(), "panic in handler",
+				"request_id", reqid.From(c.UserContext()),
+				"method", c.Method(),
+				"route", c.Route().Path,
+				"panic", fmt.Sprint(r),
+				"stack", string(debug.Stack()))
+			err = apierr.Internal()
+		}()
+		return c.Next()
+	}
+}

@@ -1,0 +1,91 @@
+// Package httpx holds the Fiber helpers every service uses the same way: the
+// error envelope, request ids, JSON rendering and decoding, pagination and
+// the application constructor.
+package httpx
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/reqid"
+)
+
+// ErrorHandler returns the Fiber error handler that renders every error as
+// the envelope of spec section 7. An *apierr.Error is rendered as is (with
+// Retry-After and its extra headers); Fiber's own errors for unknown routes,
+// wrong methods, oversized and malformed requests get their stable codes;
+// anything else is logged with the request id and answered 500 server_error
+// without its text.
+func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return func(c *fiber.Ctx, err error) error {
+		id := ensureRequestID(c)
+		e := toAPIError(err)
+		if e.Status >= http.StatusInternalServerError {
+			log.ErrorContext(c.UserContext(), "request failed",
+				"request_id", id,
+				"method", c.Method(),
+				"route", c.Route().Path,
+				"status", e.Status,
+				"error", obs.RedactPhone(err.Error()))
+		}
+		if e.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
+		}
+		for k, v := range e.Headers {
+			c.Set(k, v)
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+		return c.Status(e.Status).Send(e.Marshal(id))
+	}
+}
+
+// toAPIError maps any error a handler returns to the API error it renders as.
+func toAPIError(err error) *apierr.Error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusNotFound:
+			return apierr.RouteNotFound()
+		case fiber.StatusMethodNotAllowed:
+			return apierr.New(fe.Code, apierr.CodeMethodNotAllowed, "The method is not allowed for this endpoint.")
+		case fiber.StatusRequestEntityTooLarge:
+			return apierr.New(fe.Code, apierr.CodePayloadTooLarge, "The request body is too large.")
+		case fiber.StatusBadRequest:
+			return apierr.BadRequest("The request could not be understood.")
+		case fiber.StatusTooManyRequests:
+			return apierr.New(fe.Code, apierr.CodeRateLimited, "Too many requests.")
+		case fiber.StatusServiceUnavailable:
+			return apierr.New(fe.Code, apierr.CodeServiceUnavailable, "The service is unavailable.")
+		}
+	}
+	return apierr.Internal()
+}
+
+// ensureRequestID returns the response's X-Request-Id, assigning one when no
+// middleware did (errors raised before the chain runs, such as an oversized
+// body, never pass through RequestID).
+func ensureRequestID(c *fiber.Ctx) string {
+	if id := string(c.Response().Header.Peek(reqid.Header)); id != "" {
+		return id
+	}
+	id := reqid.From(c.UserContext())
+	if id == "" {
+		id = reqid.Resolve(c.Get(reqid.Header))
+	}
+	id = cloneString(id)
+	c.Set(reqid.Header, id)
+	return id
+}

@@ -1,0 +1,77 @@
+package httpx_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// envelope is the decoded error body.
+type envelope struct {
+	Error struct {
+		Code      string              `json:"code"`
+		Message   string              `json:"message"`
+		Details   map[string][]string `json:"details"`
+		RequestID string              `json:"request_id"`
+	} `json:"error"`
+}
+
+// newApp returns an app from NewApp whose log goes to buf.
+func newApp(t *testing.T, buf *bytes.Buffer, cfg ...fiber.Config) *fiber.App {
+	t.Helper()
+	w := io.Discard
+	if buf != nil {
+		w = buf
+	}
+	return httpx.NewApp(slog.New(slog.NewJSONHandler(w, nil)), cfg...)
+}
+
+// do sends a request and returns the response and its body.
+func do(t *testing.T, app *fiber.App, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := app.Test(req, -1)
+	if err != nil {
+		t.Fatalf("app.Test: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading body: %v", err)
+	}
+	return resp, body
+}
+
+func get(t *testing.T, app *fiber.App, target string) (*http.Response, []byte) {
+	t.Helper()
+	return do(t, app, httptest.NewRequest(http.MethodGet, target, nil))
+}
+
+func post(t *testing.T, app *fiber.App, target, body string) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return do(t, app, req)
+}
+
+func decodeEnvelope(t *testing.T, body []byte) envelope {
+	t.Helper()
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("body %q is not an error envelope: %v", body, err)
+	}
+	return env
+}
+
+func mustRequest(t *testing.T, method, target string) *http.Request {
+	t.Helper()
+	return httptest.NewRequest(method, target, nil)
+}

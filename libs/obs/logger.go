@@ -1,0 +1,53 @@
+// Package obs holds what every service needs to be observed: the JSON
+// logger, the Prometheus registry and HTTP metrics, the internal listener
+// (/healthz, /readyz, /metrics, /debug/pprof) and redaction of phone numbers
+// and secrets for logs.
+package obs
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// NewLogger returns a JSON logger that tags every record with the service
+// name. As a safety net it masks phone numbers in string values and errors,
+// and hides attributes whose key names a secret (see secretKey).
+func NewLogger(service string, w io.Writer, level slog.Level) *slog.Logger {
+	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: redactAttr})
+	return slog.New(h).With(slog.String("service", service))
+}
+
+// redactAttr is the ReplaceAttr hook of NewLogger.
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	if secretKey(a.Key) {
+		return slog.String(a.Key, "redacted")
+	}
+	switch a.Value.Kind() {
+	case slog.KindString:
+		if s := a.Value.String(); hasDigitRun(s, minPrefixedDigits) {
+			return slog.String(a.Key, RedactPhone(s))
+		}
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			return slog.String(a.Key, RedactPhone(err.Error()))
+		}
+	}
+	return a
+}
+
+// secretKey reports whether an attribute key names a secret: token,
+// internal_token and webhook_secret do; token_id does not.
+func secretKey(k string) bool {
+	k = strings.ToLower(k)
+	switch k {
+	case "token", "secret", "password", "authorization", "signature", "api_key":
+		return true
+	}
+	for _, suffix := range []string{"_token", "_secret", "_password", "_signature"} {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return false
+}
