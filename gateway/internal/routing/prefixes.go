@@ -1,0 +1,43 @@
+package routing
+
+import (
+	"sort"
+	"strings"
+)
+
+// Pair sends every path under Prefix to Upstream.
+type Pair struct {
+	Prefix   string
+	Upstream string
+}
+
+// Prefixes finds the upstream of a path: the longest prefix that matches
+// whole segments (/api/v1/contacts matches /api/v1/contacts and
+// /api/v1/contacts/01H..., not /api/v1/contactsx).
+type Prefixes struct {
+	pairs []Pair // longest prefix first
+}
+
+// NewPrefixes returns the table of the given pairs.
+func NewPrefixes(pairs []Pair) *Prefixes {
+	p := &Prefixes{pairs: append([]Pair(nil), pairs...)}
+	sort.SliceStable(p.pairs, func(i, j int) bool { return len(p.pairs[i].Prefix) > len(p.pairs[j].Prefix) })
+	return p
+}
+
+// Match returns the pair whose prefix is the longest one matching path.
+func (p *Prefixes) Match(path string) (Pair, bool) {
+	for _, pair := range p.pairs {
+		if UnderPrefix(path, pair.Prefix) {
+			return pair, true
+		}
+	}
+	return Pair{}, false
+}
+
+// UnderPrefix reports whether path is prefix or lies below it, on a segment
+// boundary.
+func UnderPrefix(path, prefix string) bool {
+	prefix = strings.TrimSuffix(prefix, "/")
+	return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
+}
