@@ -9,34 +9,33 @@ import (
 )
 
 // printBanner tells the developer where the stack is and how to call it.
-// It prints the demo token on purpose: the banner is the local terminal of
-// the developer who owns the stack, and the token only works against it.
-func printBanner(w io.Writer, f File) {
+// It prints the demo token on purpose: the banner goes to the terminal of
+// the developer who owns the stack, and the token works only against it.
+func printBanner(w io.Writer, root string, f File) {
 	ca := displayPath(f.CAFile)
+	state := displayPath(filepath.Join(root, "devstack.json"))
 	fmt.Fprintf(w, `
 Paylane devstack is up.
 
-  gateway      %s
-  admin API    %s   (admin token in devstack.json)
-  CA           %s
-  demo tenant  %s
-  demo token   %s
+  gateway      %[1]s
+  CA           %[2]s
+  admin API    %[3]s (admin token in %[4]s)
+  demo tenant  %[5]s
+  demo token   %[6]s
 
 Try it:
-  curl --cacert %s %s/api/v1/healthcheck/app
-  curl --cacert %s -H "Authorization: Bearer $(jq -r .demo_token %s)" %s/api/v1/openapi.json
-  go run github.com/paylane/paylane/identity-svc/cmd/paylane-admin tokens create --tenant %s --name sync --abilities api:view-any-contact
+  curl --cacert %[2]s %[1]s/api/v1/healthcheck/app
+  curl --cacert %[2]s -H "Authorization: Bearer $(jq -r .demo_token %[4]s)" %[1]s/api/v1/openapi.json
+  go run github.com/paylane/paylane/identity-svc/cmd/paylane-admin tokens create --tenant %[5]s --name sync --abilities api:view-any-contact
 
-Ctrl-C stops everything; data stays in %s (make reset wipes it).
-`, f.GatewayURL, f.AdminURL, ca, f.DemoTenantID, f.DemoToken,
-		ca, f.GatewayURL,
-		ca, displayPath(filepath.Join(filepath.Dir(filepath.Dir(f.CAFile)), "devstack.json")), f.GatewayURL,
-		f.DemoTenantID,
-		displayPath(filepath.Dir(filepath.Dir(f.CAFile))))
+Ctrl-C stops everything; the data stays in %[7]s (make reset wipes it).
+
+`, f.GatewayURL, ca, f.AdminURL, state, f.DemoTenantID, f.DemoToken, displayPath(root))
 }
 
 // displayPath shortens an absolute path to one relative to the working
-// directory when it lies below it (".paylane/tls/ca.pem" for the default root).
+// directory when it lies below it (".paylane/tls/ca.pem" for the default
+// root), so the printed commands can be pasted as they are.
 func displayPath(abs string) string {
 	wd, err := os.Getwd()
 	if err != nil {

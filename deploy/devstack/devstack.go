@@ -1,0 +1,189 @@
+// Package devstack runs the whole Paylane stack in one process for local
+// development and end-to-end tests: a persistent Postgres cluster under
+// Root/pg with one database per service, an in-process Kafka-protocol
+// broker, every service through its Run(ctx, Config), and the gateway on
+// HTTPS with a local CA. It bootstraps a demo tenant and token and writes
+// Root/devstack.json.
+package devstack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/pgcluster"
+	"golang.org/x/sync/errgroup"
+)
+
+// stack is one run of the devstack.
+type stack struct {
+	opts    Options
+	paths   paths
+	tls     TLSFiles
+	secrets Secrets
+	cluster *pgcluster.Cluster
+	brokers []string
+}
+
+// Run starts the stack and blocks until ctx is done, then stops the
+// services, the broker and Postgres (data kept). It returns an error when
+// something fails to start or a service stops on its own.
+func Run(ctx context.Context, opts Options) error {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	s := &stack{opts: opts, paths: opts.paths()}
+	if err := s.prepareFiles(); err != nil {
+		return err
+	}
+	if err := s.startPostgres(ctx); err != nil {
+		return err
+	}
+	defer s.stopPostgres()
+	brokers, stopBroker, err := startBroker()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		stopBroker()
+		s.logf("broker stopped")
+	}()
+	s.brokers = brokers
+	s.logf("Kafka-protocol broker on %v", brokers)
+	return s.serve(ctx)
+}
+
+// prepareFiles creates Root, the certificates and the secrets (each only
+// once; later starts reuse them).
+func (s *stack) prepareFiles() error {
+	if err := prepareRoot(s.paths.root); err != nil {
+		return err
+	}
+	files, err := EnsureTLS(s.paths.tls, time.Now())
+	if err != nil {
+		return err
+	}
+	s.tls = files
+	sec, err := LoadOrCreateSecrets(s.paths.secrets)
+	if err != nil {
+		return err
+	}
+	s.secrets = sec
+	return nil
+}
+
+// startPostgres installs the server when missing and starts the cluster
+// under Root/pg, stopping a postgres a crashed earlier run left behind.
+func (s *stack) startPostgres(ctx context.Context) error {
+	if err := pgcluster.EnsureBinaries(ctx, slog.New(slog.NewTextHandler(s.opts.Log, nil))); err != nil {
+		return fmt.Errorf("postgres binaries: %w", err)
+	}
+	if err := stopStaleCluster(ctx, s.paths.pg, s.opts.Log); err != nil {
+		return err
+	}
+	s.logf("starting postgres in %s", s.paths.pg)
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: s.paths.pg, Log: s.opts.ServiceLog})
+	if err != nil {
+		return fmt.Errorf("starting postgres: %w", err)
+	}
+	s.cluster = c
+	s.logf("postgres listening on 127.0.0.1:%d", c.Port)
+	return nil
+}
+
+func (s *stack) stopPostgres() {
+	if err := s.cluster.Stop(); err != nil {
+		s.logf("stopping postgres: %v", err)
+		return
+	}
+	s.logf("postgres stopped")
+}
+
+// serve runs the services and the gateway until ctx is done or one of them
+// fails.
+func (s *stack) serve(parent context.Context) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	info, startErr := s.start(gctx, g)
+	if startErr == nil {
+		if s.opts.Ready != nil {
+			s.opts.Ready(info)
+		}
+		<-gctx.Done()
+		s.logf("stopping")
+	}
+	cancel()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if startErr != nil && parent.Err() == nil {
+		return startErr
+	}
+	s.logf("services stopped")
+	return nil
+}
+
+// start brings up services and gateway, bootstraps the demo tenant, writes
+// devstack.json and prints the banner.
+func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
+	addrs, err := s.startServices(ctx, g)
+	if err != nil {
+		return Info{}, err
+	}
+	gw, err := s.startGateway(ctx, g, addrs)
+	if err != nil {
+		return Info{}, err
+	}
+	info, err := s.describe(addrs, gw.Public, gw.Admin)
+	if err != nil {
+		return Info{}, err
+	}
+	hc := &http.Client{Timeout: 10 * time.Second}
+	admin := client.NewAdmin(info.AdminURL, s.secrets.AdminToken, hc)
+	d, err := ensureDemo(ctx, admin, client.New("http://"+addrs["identity"], hc), readFile(s.paths.state))
+	if err != nil {
+		return Info{}, err
+	}
+	info.DemoTenantID, info.DemoToken = d.tenantID, d.token
+	if err := writeFile(s.paths.state, info.File); err != nil {
+		return Info{}, err
+	}
+	printBanner(s.opts.Log, s.paths.root, info.File)
+	return info, nil
+}
+
+// describe fills Info (without the demo tenant) from the bound addresses.
+func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Info, error) {
+	gatewayURL, err := localURL("https", "localhost", public)
+	if err != nil {
+		return Info{}, err
+	}
+	adminURL, err := localURL("http", "127.0.0.1", adminAddr)
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{
+		File: File{
+			GatewayURL:   gatewayURL,
+			CAFile:       s.tls.CACert,
+			AdminURL:     adminURL,
+			AdminToken:   s.secrets.AdminToken,
+			SMSAuthToken: s.secrets.SMSAuthToken,
+		},
+		Root:         s.paths.root,
+		GatewayAddr:  public,
+		AdminAddr:    adminAddr,
+		Services:     addrs,
+		Brokers:      s.brokers,
+		PostgresPort: s.cluster.Port,
+	}, nil
+}
+
+func (s *stack) logf(format string, args ...any) {
+	fmt.Fprintf(s.opts.Log, "devstack: "+format+"\n", args...)
+}

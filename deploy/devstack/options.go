@@ -1,0 +1,97 @@
+package devstack
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Options configure a devstack run.
+type Options struct {
+	// Root holds everything the stack keeps: pg (the Postgres cluster), tls,
+	// secrets.json and devstack.json. Default: <repo>/.paylane.
+	Root string
+	// GatewayAddr is the gateway's public HTTPS listener. Default ":8443".
+	GatewayAddr string
+	// AdminAddr is the gateway's admin listener. Default "127.0.0.1:8444".
+	AdminAddr string
+	// Log receives the devstack's progress and the banner. Default os.Stdout.
+	Log io.Writer
+	// ServiceLog receives the services' JSON logs. Default: Log.
+	ServiceLog io.Writer
+	// Ready, when set, is called once everything is up and devstack.json is
+	// written.
+	Ready func(Info)
+}
+
+// Info describes a running stack: the devstack.json content plus the bound
+// addresses.
+type Info struct {
+	File
+	// Root is the absolute state directory.
+	Root string
+	// GatewayAddr and AdminAddr are the bound gateway listeners.
+	GatewayAddr, AdminAddr string
+	// Services maps each service name to its bound HTTP address.
+	Services map[string]string
+	// Brokers are the Kafka-protocol broker addresses.
+	Brokers []string
+	// PostgresPort is the cluster's TCP port on 127.0.0.1.
+	PostgresPort int
+}
+
+// paths are the files under Root.
+type paths struct {
+	root, pg, tls, secrets, state string
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Root == "" {
+		r, err := DefaultRoot()
+		if err != nil {
+			return o, err
+		}
+		o.Root = r
+	}
+	abs, err := filepath.Abs(o.Root)
+	if err != nil {
+		return o, fmt.Errorf("resolving root: %w", err)
+	}
+	o.Root = abs
+	if o.GatewayAddr == "" {
+		o.GatewayAddr = ":8443"
+	}
+	if o.AdminAddr == "" {
+		o.AdminAddr = "127.0.0.1:8444"
+	}
+	if o.Log == nil {
+		o.Log = os.Stdout
+	}
+	if o.ServiceLog == nil {
+		o.ServiceLog = o.Log
+	}
+	return o, nil
+}
+
+func (o Options) paths() paths {
+	return paths{
+		root:    o.Root,
+		pg:      filepath.Join(o.Root, "pg"),
+		tls:     filepath.Join(o.Root, "tls"),
+		secrets: filepath.Join(o.Root, "secrets.json"),
+		state:   filepath.Join(o.Root, "devstack.json"),
+	}
+}
+
+// prepareRoot creates Root with mode 0755: the postgres OS user must be able
+// to reach Root/pg. The secrets inside are 0600 files.
+func prepareRoot(root string) error {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", root, err)
+	}
+	if err := os.Chmod(root, 0o755); err != nil {
+		return fmt.Errorf("chmod %s: %w", root, err)
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package devstack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/pgcluster"
+	"golang.org/x/sync/errgroup"
+)
+
+// ready is a service's report that it listens.
+type ready struct{ name, addr string }
+
+// startServices starts the table's services stage by stage in g and
+// returns each one's bound HTTP address once all are ready. It returns early
+// when ctx is done (the group's context: a service failed or the stack is
+// stopping).
+func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[string]string, error) {
+	rows := services()
+	addrs := make(map[string]string, len(rows))
+	for stage := 0; stage <= lastStage(rows); stage++ {
+		readyCh := make(chan ready, len(rows))
+		n := 0
+		for _, row := range rows {
+			if row.stage != stage {
+				continue
+			}
+			d, err := s.depsFor(ctx, row.name, addrs)
+			if err != nil {
+				return nil, err
+			}
+			s.logf("starting %s-svc", row.name)
+			g.Go(func() error {
+				err := row.run(ctx, d, func(addr string) { readyCh <- ready{row.name, addr} })
+				return exitError(ctx, row.name+"-svc", err)
+			})
+			n++
+		}
+		for range n {
+			select {
+			case r := <-readyCh:
+				addrs[r.name] = r.addr
+				s.logf("%s-svc listening on %s", r.name, r.addr)
+			case <-ctx.Done():
+				return nil, fmt.Errorf("starting services: %w", context.Cause(ctx))
+			}
+		}
+	}
+	return addrs, nil
+}
+
+// depsFor creates the service's database and roles and assembles its deps.
+func (s *stack) depsFor(ctx context.Context, name string, addrs map[string]string) (deps, error) {
+	owner, app, err := pgcluster.ServiceDB(ctx, s.cluster, name)
+	if err != nil {
+		return deps{}, fmt.Errorf("database for %s: %w", name, err)
+	}
+	d := deps{
+		ownerDSN: owner,
+		appDSN:   app,
+		brokers:  s.brokers,
+		secrets:  s.secrets,
+		logger:   obs.NewLogger(name+"-svc", s.opts.ServiceLog, slog.LevelInfo),
+	}
+	if a, ok := addrs["identity"]; ok {
+		d.identityURL = "http://" + a
+	}
+	return d, nil
+}
