@@ -5,7 +5,9 @@ package openapi
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -23,4 +25,24 @@ func JSON() ([]byte, error) {
 		return nil, fmt.Errorf("converting openapi.yaml to json: %w", err)
 	}
 	return b, nil
+}
+
+// Served returns the document as JSON with its server URL set to
+// publicBaseURL + "/api/v1", so the served copy names the deployment's own
+// host; an empty publicBaseURL leaves the relative server URL.
+func Served(publicBaseURL string) ([]byte, error) {
+	b, err := JSON()
+	if err != nil || publicBaseURL == "" {
+		return b, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("decoding openapi document: %w", err)
+	}
+	doc["servers"] = []map[string]string{{"url": strings.TrimRight(publicBaseURL, "/") + "/api/v1"}}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encoding openapi document: %w", err)
+	}
+	return out, nil
 }

@@ -87,3 +87,30 @@ func TestEveryOperationHasCommonErrorResponses(t *testing.T) {
 		}
 	}
 }
+
+func TestServedNamesThePublicHost(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"":                            "/api/v1",
+		"https://api.paylane.example": "https://api.paylane.example/api/v1",
+		"https://localhost:8443/":     "https://localhost:8443/api/v1",
+	}
+	for base, want := range tests {
+		t.Run(base, func(t *testing.T) {
+			t.Parallel()
+			b, err := openapi.Served(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Servers []struct{ URL string } `json:"servers"`
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Servers) != 1 || doc.Servers[0].URL != want {
+				t.Errorf("servers = %+v, want [%s]", doc.Servers, want)
+			}
+		})
+	}
+}

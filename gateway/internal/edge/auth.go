@@ -1,0 +1,80 @@
+package edge
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/gateway/internal/tokens"
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/reqid"
+)
+
+// Rate-limit response headers (spec section 8).
+const (
+	HeaderLimit     = "X-RateLimit-Limit"
+	HeaderRemaining = "X-RateLimit-Remaining"
+)
+
+// authenticate resolves the bearer token. A missing or refused token is 401
+// and counts against the client IP's limit (429 once that is spent); an
+// identity-svc that cannot answer is 503.
+func (p *public) authenticate(c *fiber.Ctx) (*client.Introspection, error) {
+	token, ok := tokens.Bearer(c.Get(fiber.HeaderAuthorization))
+	if !ok {
+		return nil, p.refuse(c)
+	}
+	intro, err := p.cfg.Resolver.Resolve(c.UserContext(), token, reqid.From(c.UserContext()))
+	switch {
+	case err == nil:
+		return intro, nil
+	case errors.Is(err, tokens.ErrInvalid):
+		return nil, p.refuse(c)
+	default:
+		p.log.WarnContext(c.UserContext(), "token introspection failed",
+			"request_id", reqid.From(c.UserContext()), "error", err.Error())
+		return nil, unavailable()
+	}
+}
+
+func (p *public) refuse(c *fiber.Ctx) error {
+	if err := p.limit(c, "ip:"+c.IP(), p.cfg.Limits.IP); err != nil {
+		return err
+	}
+	return apierr.Unauthenticated()
+}
+
+// limitToken applies the token's limit: the tenant's own figure when an
+// operator set one, else the deployment default.
+func (p *public) limitToken(c *fiber.Ctx, intro *client.Introspection) error {
+	perMinute := p.cfg.Limits.Token
+	if intro.Limits.APIRequestsPerMinute > 0 {
+		perMinute = intro.Limits.APIRequestsPerMinute
+	}
+	return p.limit(c, "token:"+strconv.FormatInt(intro.TokenID, 10), perMinute)
+}
+
+// limit counts the request against key, sets the X-RateLimit-* headers and
+// refuses it with 429 and Retry-After once the limit is spent. A limiter
+// that fails (Redis down) lets the request through: the limits protect the
+// platform, an outage of their store must not take the API down.
+func (p *public) limit(c *fiber.Ctx, key string, perMinute int) error {
+	res, err := p.limiter.Allow(c.UserContext(), "gateway:"+key, perMinute)
+	if err != nil {
+		p.log.WarnContext(c.UserContext(), "rate limiter failed, request let through",
+			"request_id", reqid.From(c.UserContext()), "error", err.Error())
+		return nil
+	}
+	c.Set(HeaderLimit, strconv.Itoa(res.Limit))
+	c.Set(HeaderRemaining, strconv.Itoa(max(res.Remaining, 0)))
+	if res.Allowed {
+		return nil
+	}
+	e := apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "Too many requests.")
+	e.RetryAfter = max(int(math.Ceil(res.RetryAfter.Seconds())), 1)
+	return e
+}

@@ -1,0 +1,132 @@
+// Package edge builds the gateway's Fiber applications: the public edge
+// (route check against the OpenAPI document, token resolution, rate limits,
+// body checks, forwarding) and the admin plane (admin token, forwarding).
+package edge
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paylane/paylane/gateway/internal/proxy"
+	"github.com/paylane/paylane/gateway/internal/routing"
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/ratelimit"
+	"github.com/paylane/paylane/libs/reqid"
+)
+
+// Body limits (contract section 2).
+const (
+	MaxBody      = 1 << 20 // 1 MB
+	MaxBatchBody = 5 << 20 // 5 MB, paths ending in /batch
+)
+
+// Resolver resolves a bearer token (tokens.Resolver).
+type Resolver interface {
+	Resolve(ctx context.Context, token, requestID string) (*client.Introspection, error)
+}
+
+// Limits are the per-minute rate limits.
+type Limits struct {
+	Token   int // per token, unless the tenant's own limit is set
+	IP      int // per client IP without a valid token
+	Webhook int // per client IP on /webhooks/
+}
+
+// Config is what the public edge needs.
+type Config struct {
+	Table     *routing.Table    // documented /api/v1 operations
+	Routes    *routing.Prefixes // path prefix → upstream
+	Resolver  Resolver
+	Limiter   ratelimit.Limiter
+	Limits    Limits
+	Forwarder *proxy.Forwarder
+	// Document is served at <base>/openapi.json.
+	Document []byte
+	// PublicBase, when set, gives X-Forwarded-Proto and X-Forwarded-Host.
+	PublicBase *url.URL
+	Registry   prometheus.Registerer // optional: request metrics
+	Logger     *slog.Logger
+}
+
+// newApp returns a Fiber app with the shared middleware: request ids, panic
+// recovery, metrics and the access log. Fiber itself buffers bodies up to
+// MaxBatchBody; the per-route limits are checked by checkBody.
+func newApp(log *slog.Logger, reg prometheus.Registerer, service string) *fiber.App {
+	app := httpx.NewApp(log, fiber.Config{
+		BodyLimit:    MaxBatchBody,
+		ErrorHandler: errorHandler(log),
+		ReadTimeout:  60 * time.Second,
+		IdleTimeout:  120 * time.Second,
+	})
+	if reg != nil {
+		app.Use(obs.HTTPMetrics(reg, service))
+	}
+	app.Use(accessLog(log))
+	return app
+}
+
+// errorHandler renders errors as the envelope (httpx.ErrorHandler). A body
+// above Fiber's limit is refused before any handler runs: on a /batch path
+// it is batch_payload_too_large.
+func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+	render := httpx.ErrorHandler(log)
+	return func(c *fiber.Ctx, err error) error {
+		var fe *fiber.Error
+		if errors.As(err, &fe) && fe.Code == http.StatusRequestEntityTooLarge {
+			err = tooLarge(isBatch(c.Path()))
+		}
+		return render(c, err)
+	}
+}
+
+// accessLog logs every request at debug level, and 5xx answers at warn:
+// method, redacted path, status, duration and request id; never headers.
+func accessLog(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		if err := c.Next(); err != nil {
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				return herr
+			}
+		}
+		status := c.Response().StatusCode()
+		level := slog.LevelDebug
+		if status >= http.StatusInternalServerError {
+			level = slog.LevelWarn
+		}
+		log.Log(c.UserContext(), level, "request",
+			"request_id", reqid.From(c.UserContext()),
+			"method", c.Method(),
+			"path", obs.RedactPath(c.OriginalURL()),
+			"status", status,
+			"duration_ms", time.Since(start).Milliseconds())
+		return nil
+	}
+}
+
+func isBatch(path string) bool { return strings.HasSuffix(path, "/batch") }
+
+func tooLarge(batch bool) *apierr.Error {
+	if batch {
+		return apierr.New(http.StatusRequestEntityTooLarge, apierr.CodeBatchPayloadTooLarge,
+			"The batch request body is larger than 5 MB.")
+	}
+	return apierr.New(http.StatusRequestEntityTooLarge, apierr.CodePayloadTooLarge,
+		"The request body is larger than 1 MB.")
+}
+
+func unavailable() *apierr.Error {
+	return apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
+		"The service is temporarily unavailable. Please retry.")
+}

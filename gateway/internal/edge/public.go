@@ -1,0 +1,169 @@
+package edge
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/gateway/internal/proxy"
+	"github.com/paylane/paylane/gateway/internal/routing"
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/ratelimit"
+)
+
+// kind says how the gateway treats a request once its route is known.
+type kind int
+
+const (
+	kindHealth   kind = iota // the gateway's own health probe, no token
+	kindDocument             // the OpenAPI document, any valid token
+	kindAPI                  // forwarded with the internal token
+	kindPublic               // forwarded without a token (hosted pages, provider callbacks)
+)
+
+// target is where a request goes.
+type target struct {
+	kind     kind
+	upstream string
+	ipLimit  int    // per-IP limit of requests without a token
+	limitKey string // "ip" or "webhook"
+}
+
+type public struct {
+	cfg       Config
+	base      string
+	health    string
+	document  string
+	log       *slog.Logger
+	forwarder *proxy.Forwarder
+	limiter   ratelimit.Limiter
+}
+
+// New returns the public edge application.
+func New(cfg Config) *fiber.App {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	base := cfg.Table.Base()
+	p := &public{
+		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json",
+		log: cfg.Logger, forwarder: cfg.Forwarder, limiter: cfg.Limiter,
+	}
+	app := newApp(cfg.Logger, cfg.Registry, "gateway")
+	app.Use(p.serve)
+	return app
+}
+
+// serve runs the steps in order: route, token, rate limit, body, answer.
+func (p *public) serve(c *fiber.Ctx) error {
+	t, err := p.route(c)
+	if err != nil {
+		return err
+	}
+	var intro *client.Introspection
+	if t.kind == kindDocument || t.kind == kindAPI {
+		if intro, err = p.authenticate(c); err != nil {
+			return err
+		}
+		err = p.limitToken(c, intro)
+	} else {
+		err = p.limit(c, t.limitKey+":"+c.IP(), t.ipLimit)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkBody(c); err != nil {
+		return err
+	}
+	switch t.kind {
+	case kindHealth:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Status(http.StatusOK).SendString(`{"status":"ok"}`)
+	case kindDocument:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Status(http.StatusOK).Send(p.cfg.Document)
+	case kindAPI:
+		return p.forward(c, t.upstream, "Bearer "+intro.InternalToken)
+	default:
+		return p.forward(c, t.upstream, "")
+	}
+}
+
+// route finds the target of a request. Under the API base the OpenAPI
+// document decides (404 unknown path, 405 wrong method), then the route
+// table; elsewhere only the route table, for prefixes that do not cover the
+// API (hosted pages and provider callbacks are never reached through a
+// catch-all route).
+func (p *public) route(c *fiber.Ctx) (target, error) {
+	path := c.Path()
+	if !routing.Safe(path) {
+		return target{}, apierr.RouteNotFound()
+	}
+	unauthenticated := target{ipLimit: p.cfg.Limits.IP, limitKey: "ip"}
+	if routing.UnderPrefix(path, p.base) {
+		methods, ok := p.cfg.Table.Lookup(path)
+		if !ok {
+			return target{}, apierr.RouteNotFound()
+		}
+		if !routing.Allows(methods, c.Method()) {
+			e := apierr.New(http.StatusMethodNotAllowed, apierr.CodeMethodNotAllowed, "The method is not allowed for this endpoint.")
+			e.Headers = map[string]string{fiber.HeaderAllow: strings.Join(methods, ", ")}
+			return target{}, e
+		}
+		switch path {
+		case p.health:
+			unauthenticated.kind = kindHealth
+			return unauthenticated, nil
+		case p.document:
+			return target{kind: kindDocument}, nil
+		}
+		pair, ok := p.cfg.Routes.Match(path)
+		if !ok { // documented, but the owning service is not deployed
+			return target{}, apierr.RouteNotFound()
+		}
+		return target{kind: kindAPI, upstream: pair.Upstream}, nil
+	}
+	pair, ok := p.cfg.Routes.Match(path)
+	if !ok || routing.UnderPrefix(p.base, pair.Prefix) {
+		return target{}, apierr.RouteNotFound()
+	}
+	unauthenticated.kind, unauthenticated.upstream = kindPublic, pair.Upstream
+	if routing.UnderPrefix(path, "/webhooks") {
+		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"
+	}
+	return unauthenticated, nil
+}
+
+// forward sends the request upstream with the given Authorization (empty:
+// none) and the X-Forwarded-* headers.
+func (p *public) forward(c *fiber.Ctx, upstream, authorization string) error {
+	r := proxy.Request{Upstream: upstream, Authorization: authorization}
+	if u := p.cfg.PublicBase; u != nil {
+		r.Proto, r.Host = u.Scheme, u.Host
+	} else {
+		r.Proto, r.Host = requestOrigin(c)
+	}
+	return p.forwarder.Forward(c, r)
+}
+
+// requestOrigin is the scheme and Host the client used. Fiber's Protocol and
+// Hostname would believe a client's own X-Forwarded-* headers.
+func requestOrigin(c *fiber.Ctx) (proto, host string) {
+	proto = "http"
+	if c.Context().IsTLS() {
+		proto = "https"
+	}
+	return proto, string(c.Request().Host())
+}
+
+// PublicBase parses a public base URL ("" gives nil).
+func PublicBase(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return url.Parse(s)
+}

@@ -1,0 +1,179 @@
+package proxy_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/gateway/internal/proxy"
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// echo is what the upstream saw.
+type echo struct {
+	Method, URI, Host, BodySHA string
+	Header                     http.Header
+}
+
+func upstream(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sum := sha256.Sum256(body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Keep-Alive", "timeout=5")
+		w.Header().Set("X-Upstream", "yes")
+		w.Header().Set("X-Request-Id", "upstream-would-not-decide-this")
+		w.WriteHeader(http.StatusTeapot)
+		_ = json.NewEncoder(w).Encode(echo{Method: r.Method, URI: r.RequestURI, Host: r.Host,
+			BodySHA: hex.EncodeToString(sum[:]), Header: r.Header})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func app(fw *proxy.Forwarder, r proxy.Request) *fiber.App {
+	a := httpx.NewApp(nil, fiber.Config{BodyLimit: 8 << 20})
+	a.Use(func(c *fiber.Ctx) error {
+		c.Set("X-RateLimit-Limit", "60")
+		return fw.Forward(c, r)
+	})
+	return a
+}
+
+func TestForwardRewritesRequestAndPassesAnswerBack(t *testing.T) {
+	t.Parallel()
+	up := upstream(t)
+	fw := proxy.NewForwarder(proxy.Options{})
+	a := app(fw, proxy.Request{Upstream: up.URL, Authorization: "Bearer internal.jwt", Proto: "https", Host: "api.example"})
+
+	body := bytes.Repeat([]byte(`{"k":"v"},`), 200_000) // 2 MB
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/suppression-list/%2B15555550100?channel=sms&x=%2F", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer pl_1|secret")
+	req.Header.Set("Connection", "keep-alive, X-Private")
+	req.Header.Set("X-Private", "hop")
+	req.Header.Set("Proxy-Authorization", "Basic x")
+	req.Header.Set("X-Forwarded-For", "6.6.6.6")
+	req.Header.Set("X-Request-Id", "01JD3X0Q4Z8W2E5R7T9Y1V3K5N")
+	resp, err := a.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got echo
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	want := echo{Method: http.MethodPost, URI: "/api/v1/suppression-list/%2B15555550100?channel=sms&x=%2F",
+		Host: strings.TrimPrefix(up.URL, "http://"), BodySHA: hex.EncodeToString(sum[:])}
+	if diff := cmp.Diff(want, got, cmpIgnoreHeader()); diff != "" {
+		t.Errorf("upstream saw (-want +got):\n%s", diff)
+	}
+	for name, want := range map[string]string{
+		"Authorization": "Bearer internal.jwt", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "api.example",
+		"X-Forwarded-For": "0.0.0.0", "X-Request-Id": "01JD3X0Q4Z8W2E5R7T9Y1V3K5N",
+		"X-Private": "", "Proxy-Authorization": "",
+	} {
+		if v := got.Header.Get(name); v != want {
+			t.Errorf("upstream header %s = %q, want %q", name, v, want)
+		}
+	}
+	if resp.StatusCode != http.StatusTeapot || resp.Header.Get("X-Upstream") != "yes" {
+		t.Errorf("answer: status %d, X-Upstream %q; want the upstream's", resp.StatusCode, resp.Header.Get("X-Upstream"))
+	}
+	if resp.Header.Get("Keep-Alive") != "" {
+		t.Errorf("hop-by-hop Keep-Alive passed back")
+	}
+	if id := resp.Header.Get("X-Request-Id"); id != "01JD3X0Q4Z8W2E5R7T9Y1V3K5N" {
+		t.Errorf("X-Request-Id = %q, want the gateway's", id)
+	}
+	if v := resp.Header.Get("X-RateLimit-Limit"); v != "60" {
+		t.Errorf("X-RateLimit-Limit = %q, want the gateway's 60", v)
+	}
+}
+
+func cmpIgnoreHeader() cmp.Option {
+	return cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Header" }, cmp.Ignore())
+}
+
+func TestForwardKeepsAuthorizationWhenAsked(t *testing.T) {
+	t.Parallel()
+	up := upstream(t)
+	a := app(proxy.NewForwarder(proxy.Options{}), proxy.Request{Upstream: up.URL, KeepAuthorization: true, Proto: "http", Host: "h"})
+	req := httptest.NewRequest(http.MethodGet, "/admin/v1/tenants", nil)
+	req.Header.Set("Authorization", "Bearer admin-token")
+	resp, err := a.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got echo
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Header.Get("Authorization"); v != "Bearer admin-token" {
+		t.Errorf("Authorization = %q, want it unchanged", v)
+	}
+}
+
+func TestForwardWithoutAuthorizationDropsTheClients(t *testing.T) {
+	t.Parallel()
+	up := upstream(t)
+	a := app(proxy.NewForwarder(proxy.Options{}), proxy.Request{Upstream: up.URL, Proto: "https", Host: "h"})
+	req := httptest.NewRequest(http.MethodGet, "/l/r/01JD3X0Q4Z8W2E5R7T9Y1V3K5N?expires=1&signature=ab", nil)
+	req.Header.Set("Authorization", "Bearer pl_1|secret")
+	resp, err := a.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got echo
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Header.Get("Authorization"); v != "" {
+		t.Errorf("Authorization = %q, want none", v)
+	}
+}
+
+func TestForwardUnreachableUpstream(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	a := app(proxy.NewForwarder(proxy.Options{}), proxy.Request{Upstream: "http://" + addr})
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/contacts", nil)
+	req.Header.Set("X-Request-Id", "01JD3X0Q4Z8W2E5R7T9Y1V3K5N")
+	resp, err := a.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Error struct {
+			Code      string `json:"code"`
+			RequestID string `json:"request_id"`
+		} `json:"error"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&env)
+	if resp.StatusCode != http.StatusServiceUnavailable || env.Error.Code != "service_unavailable" {
+		t.Errorf("got %d %q, want 503 service_unavailable", resp.StatusCode, env.Error.Code)
+	}
+	if env.Error.RequestID != "01JD3X0Q4Z8W2E5R7T9Y1V3K5N" || resp.Header.Get("X-Request-Id") != env.Error.RequestID {
+		t.Errorf("request id: body %q header %q", env.Error.RequestID, resp.Header.Get("X-Request-Id"))
+	}
+}
