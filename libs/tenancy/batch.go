@@ -1,0 +1,46 @@
+package tenancy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Batch sends the queued statements of b in one transaction scoped to tenantID,
+// all in a single pipelined round trip: BEGIN, set_config, b's statements and
+// COMMIT go out together (plus, once per connection, the preparation of new
+// statements). Results reach the callbacks queued on b (QueuedQuery.Query,
+// QueryRow, Exec) in order. When a statement fails, the server skips the rest
+// and the transaction is rolled back; the first error is returned.
+//
+// Use it on hot paths where the statements do not depend on each other's
+// results. A callback's error is returned too, but by then the server has
+// already run COMMIT: a decision that needs a result before committing
+// belongs in Do.
+func Batch(ctx context.Context, pool *pgxpool.Pool, tenantID string, b *pgx.Batch) error {
+	if err := validTenantID(tenantID); err != nil {
+		return err
+	}
+	full := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(b.QueuedQueries)+3)}
+	full.Queue("BEGIN")
+	full.Queue("SELECT set_config('"+Setting+"', $1, true)", tenantID)
+	full.QueuedQueries = append(full.QueuedQueries, b.QueuedQueries...)
+	full.Queue("COMMIT")
+
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("acquiring connection: %w", err)
+	}
+	defer conn.Release()
+	err = conn.SendBatch(ctx, full).Close()
+	if err != nil && conn.Conn().PgConn().TxStatus() != 'I' {
+		// The failed transaction is still open on the connection: end it so the
+		// connection goes back to the pool clean (the pool would otherwise drop it).
+		if _, rbErr := conn.Exec(ctx, "ROLLBACK"); rbErr != nil {
+			_ = conn.Conn().PgConn().Close(ctx) // broken: the pool drops it
+		}
+	}
+	return err
+}
