@@ -1,0 +1,7 @@
+module github.com/paylane/paylane/contacts-svc
+
+go 1.26.8
+
+require github.com/paylane/paylane/libs v0.0.0
+
+replace github.com/paylane/paylane/libs => ../libs
