@@ -22,8 +22,6 @@ import (
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/gateway/openapi"
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
 )
@@ -210,15 +208,4 @@ func identityHTTPClient(cfg Config) *http.Client {
 	tr.MaxIdleConnsPerHost = 64
 	tr.TLSClientConfig = proxy.TLSConfig(cfg.ExtraRootCAs)
 	return &http.Client{Transport: tr, Timeout: 5 * time.Second}
-}
-
-// consumeRevocations evicts cached answers of revoked tokens. The consumer
-// group is unique to this process so every replica sees every event.
-func consumeRevocations(ctx context.Context, cfg Config, resolver *tokens.Resolver) error {
-	group := "gateway-" + ids.New()
-	err := events.Consume(ctx, cfg.KafkaBrokers, group, []string{events.TopicIdentity}, cfg.Logger, resolver.HandleEvent)
-	if ctx.Err() != nil {
-		return nil
-	}
-	return fmt.Errorf("consuming %s: %w", events.TopicIdentity, err)
 }

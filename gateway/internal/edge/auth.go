@@ -2,7 +2,6 @@ package edge
 
 import (
 	"errors"
-	"math"
 	"net/http"
 	"strconv"
 
@@ -75,6 +74,6 @@ func (p *public) limit(c *fiber.Ctx, key string, perMinute int) error {
 		return nil
 	}
 	e := apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "Too many requests.")
-	e.RetryAfter = max(int(math.Ceil(res.RetryAfter.Seconds())), 1)
+	e.RetryAfter = res.RetryAfterSeconds()
 	return e
 }
