@@ -33,7 +33,8 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 			log.ErrorContext(c.UserContext(), "request failed",
 				"request_id", id,
 				"method", c.Method(),
-				"route", c.Route().Path,
+				// Before routing (e.g. a malformed request) Route().Path is the raw path.
+				"route", obs.RedactPath(c.Route().Path),
 				"status", e.Status,
 				"error", obs.RedactPhone(err.Error()))
 		}
