@@ -35,7 +35,11 @@ type Claims struct {
 	Abilities []string `json:"abilities"`
 	Flags     Flags    `json:"flags"`
 	Limits    Limits   `json:"limits"`
-	RequestID string   `json:"request_id,omitempty"`
+	// Region is the tenant's default region (ISO 3166-1 alpha-2) used to read
+	// national phone formats; Currency its default ISO 4217 currency.
+	Region    string `json:"region,omitempty"`
+	Currency  string `json:"currency,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // Has reports whether the claims hold the ability.
