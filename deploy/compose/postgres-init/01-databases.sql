@@ -1,0 +1,6 @@
+-- One database per service, owned by <name>_owner (runs the migrations);
+-- the service itself connects as <name>_app, which owns no table and gets
+-- its DML grants from the migrations. Development passwords only.
+CREATE ROLE identity_owner LOGIN PASSWORD 'identity_owner';
+CREATE ROLE identity_app LOGIN PASSWORD 'identity_app';
+CREATE DATABASE identity OWNER identity_owner;
