@@ -1,9 +1,23 @@
 // Package migrations embeds the goose SQL migrations of identity-svc.
 package migrations
 
-import "embed"
+import (
+	"embed"
+
+	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/pgdb"
+)
 
 // FS holds the *.sql goose migrations at its root.
 //
 //go:embed *.sql
 var FS embed.FS
+
+// Sets are the migration sets of identity-svc's database, in order: its own
+// tables and the outbox.
+func Sets() []pgdb.MigrationSet {
+	return []pgdb.MigrationSet{
+		{Name: "identity", FS: FS},
+		outbox.Migrations(),
+	}
+}

@@ -1,0 +1,36 @@
+// Package httpapi is identity-svc's HTTP surface: the internal routes the
+// gateway calls (introspection, JWKS) and the operator plane (/admin/v1).
+// Handlers decode, call the use cases and render; errors.go maps domain
+// errors to the envelope in one place.
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/identity-svc/internal/app"
+)
+
+// Handlers serves the routes on the use cases.
+type Handlers struct {
+	app  *app.App
+	jwks []byte
+}
+
+// Register mounts every route on r: /internal/v1 (introspect, jwks) and
+// /admin/v1 behind the admin token.
+func Register(r fiber.Router, a *app.App, jwks []byte, adminToken string) {
+	h := &Handlers{app: a, jwks: jwks}
+
+	internal := r.Group("/internal/v1")
+	internal.Post("/introspect", h.introspect)
+	internal.Get("/jwks", h.getJWKS)
+
+	admin := r.Group("/admin/v1", RequireAdmin(adminToken))
+	admin.Post("/tenants", h.createTenant)
+	admin.Get("/tenants", h.listTenants)
+	admin.Get("/tenants/:tenant", h.getTenant)
+	admin.Patch("/tenants/:tenant", h.updateTenant)
+	admin.Post("/tenants/:tenant/tokens", h.createToken)
+	admin.Get("/tenants/:tenant/tokens", h.listTokens)
+	admin.Delete("/tenants/:tenant/tokens/:id", h.revokeToken)
+}
