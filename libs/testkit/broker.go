@@ -5,20 +5,24 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/paylane/paylane/libs/events"
 )
 
 // brokerPartitions is the partition count of every topic on a kfake broker.
 const brokerPartitions = 3
 
 // NewBroker starts an in-process Kafka-protocol broker (franz-go's kfake, one
-// node on 127.0.0.1, random port) that creates topics on first use, each with
-// 3 partitions. kafka-go writers and consumer-group readers work against it as
-// against Kafka. stop closes it; its data lives in memory only.
+// node on 127.0.0.1, random port). The topics of package events exist from the
+// start, others are created on first use, each with 3 partitions. kafka-go
+// writers and consumer-group readers work against it as against Kafka. stop
+// closes it; its data lives in memory only.
 func NewBroker() (addrs []string, stop func(), err error) {
 	c, err := kfake.NewCluster(
 		kfake.NumBrokers(1),
 		kfake.AllowAutoTopicCreation(),
 		kfake.DefaultNumPartitions(brokerPartitions),
+		kfake.SeedTopics(brokerPartitions, events.AllTopics()...),
 	)
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting kfake broker: %w", err)

@@ -1,0 +1,113 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+const (
+	retryMin = 100 * time.Millisecond
+	retryMax = 30 * time.Second
+)
+
+// Consume reads topics as consumer group group and calls handle for each event,
+// one at a time per reader, in partition order. The offset is committed after
+// handle returns nil; when handle fails, the same event is retried with
+// exponential backoff (100 ms doubling to 30 s) until it succeeds: an event is
+// never skipped, so handle must make redeliveries harmless (inbox.Claim).
+// The one exception is a message that is not an envelope at all: no retry can
+// change it, so it is logged and committed.
+//
+// A new group starts at the oldest retained message. Consume returns nil once
+// ctx is done, and an error only for an unusable configuration.
+func Consume(ctx context.Context, brokers []string, group string, topics []string, log *slog.Logger,
+	handle func(context.Context, Envelope) error) error {
+	if len(brokers) == 0 || group == "" || len(topics) == 0 {
+		return errors.New("events: Consume needs brokers, a group and topics")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("group", group)
+	r := kafka.NewReader(kafka.ReaderConfig{
+		Brokers:           brokers,
+		GroupID:           group,
+		GroupTopics:       topics,
+		StartOffset:       kafka.FirstOffset,
+		MaxWait:           500 * time.Millisecond,
+		HeartbeatInterval: time.Second,
+		SessionTimeout:    10 * time.Second,
+		RebalanceTimeout:  10 * time.Second,
+		ErrorLogger: kafka.LoggerFunc(func(msg string, args ...any) {
+			log.Warn("kafka reader: " + fmt.Sprintf(msg, args...))
+		}),
+	})
+	defer r.Close()
+
+	for backoff := retryMin; ; {
+		m, err := r.FetchMessage(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			log.Warn("fetching events", "err", err)
+			if !sleep(ctx, backoff) {
+				return nil
+			}
+			backoff = min(2*backoff, retryMax)
+			continue
+		}
+		backoff = retryMin
+		if !handleMessage(ctx, m, log, handle) {
+			return nil
+		}
+		if err := r.CommitMessages(ctx, m); err != nil && ctx.Err() == nil {
+			// The event will come again after a rebalance; handle copes with that.
+			log.Warn("committing offset", "topic", m.Topic, "partition", m.Partition, "offset", m.Offset, "err", err)
+		}
+	}
+}
+
+// handleMessage decodes m and calls handle until it succeeds. It returns false
+// when ctx ended first.
+func handleMessage(ctx context.Context, m kafka.Message, log *slog.Logger, handle func(context.Context, Envelope) error) bool {
+	var env Envelope
+	if err := json.Unmarshal(m.Value, &env); err != nil || env.ID == "" {
+		log.Error("skipping a message that is not an event envelope",
+			"topic", m.Topic, "partition", m.Partition, "offset", m.Offset, "err", err)
+		return true
+	}
+	for attempt, backoff := 1, retryMin; ; attempt++ {
+		err := handle(ctx, env)
+		if err == nil {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		log.Warn("handling event failed; retrying", "event_id", env.ID, "type", env.Type,
+			"attempt", attempt, "retry_in", backoff, "err", err)
+		if !sleep(ctx, backoff) {
+			return false
+		}
+		backoff = min(2*backoff, retryMax)
+	}
+}
+
+// sleep waits d, or less when ctx ends first (then it returns false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

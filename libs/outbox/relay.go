@@ -1,0 +1,191 @@
+package outbox
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/segmentio/kafka-go"
+)
+
+// relayLockKey is the transaction advisory lock (an arbitrary constant) that
+// lets one relay per database publish at a time.
+const relayLockKey int64 = 0x6f7574626f78 // "outbox"
+
+// Relay publishes committed outbox rows to Kafka. Run it in every replica of a
+// service: replicas take turns, so events leave in the order of their rows.
+type Relay struct {
+	// PollInterval is how often the relay looks for rows without a notification
+	// (default 100 ms).
+	PollInterval time.Duration
+	// BatchSize is the most rows claimed and published at once (default 100).
+	BatchSize int
+	// Retention is how long published rows are kept (default 24 h).
+	Retention time.Duration
+	// PruneInterval is how often published rows past Retention are deleted
+	// (default 1 min; also once when Run starts).
+	PruneInterval time.Duration
+
+	pool   *pgxpool.Pool
+	log    *slog.Logger
+	writer *kafka.Writer
+}
+
+// NewRelay returns a relay that reads the outbox through pool and writes to
+// brokers with a kafka-go Writer: message key = tenant id (murmur2 partitioning,
+// as Java clients do), value = the envelope JSON, RequiredAcks all.
+func NewRelay(pool *pgxpool.Pool, brokers []string, log *slog.Logger) *Relay {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("component", "outbox-relay")
+	return &Relay{
+		PollInterval:  100 * time.Millisecond,
+		BatchSize:     100,
+		Retention:     24 * time.Hour,
+		PruneInterval: time.Minute,
+		pool:          pool,
+		log:           log,
+		writer: &kafka.Writer{
+			Addr:                   kafka.TCP(brokers...),
+			Balancer:               &kafka.Murmur2Balancer{},
+			RequiredAcks:           kafka.RequireAll,
+			BatchSize:              1000,
+			BatchTimeout:           time.Millisecond, // the whole batch is handed over at once
+			AllowAutoTopicCreation: true,
+			ErrorLogger: kafka.LoggerFunc(func(msg string, args ...any) {
+				log.Warn("kafka writer: " + fmt.Sprintf(msg, args...))
+			}),
+		},
+	}
+}
+
+// Run publishes until ctx is done, then closes the writer and returns nil. It
+// wakes on the outbox notification and every PollInterval; database or Kafka
+// errors are logged and retried with backoff. Call Run once per Relay.
+func (r *Relay) Run(ctx context.Context) error {
+	defer r.writer.Close()
+	wake := make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.listen(ctx, wake)
+	}()
+	defer wg.Wait()
+
+	poll := time.NewTicker(r.PollInterval)
+	defer poll.Stop()
+	var lastPrune time.Time
+	backoff := r.PollInterval
+	for {
+		if time.Since(lastPrune) >= r.PruneInterval {
+			r.prune(ctx)
+			lastPrune = time.Now()
+		}
+		n, err := r.publishBatch(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			r.log.Warn("publishing outbox rows failed; retrying", "retry_in", backoff, "err", err)
+			if !sleep(ctx, backoff) {
+				return nil
+			}
+			backoff = min(2*backoff, 10*time.Second)
+			continue
+		}
+		backoff = r.PollInterval
+		if n == r.BatchSize {
+			continue // more rows are waiting
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-wake:
+		case <-poll.C:
+		}
+	}
+}
+
+// publishBatch publishes the oldest unpublished rows in one transaction and
+// returns how many. The transaction advisory lock keeps a second relay out
+// until this one commits, so rows leave in id order; FOR UPDATE SKIP LOCKED
+// never waits on rows another session holds.
+func (r *Relay) publishBatch(ctx context.Context) (int, error) {
+	var pending bool
+	if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL)").Scan(&pending); err != nil {
+		return 0, fmt.Errorf("checking outbox: %w", err)
+	}
+	if !pending {
+		return 0, nil
+	}
+	n := 0
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		var locked bool
+		if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1)", relayLockKey).Scan(&locked); err != nil || !locked {
+			return err // not locked: another relay is publishing
+		}
+		ids, msgs, err := claim(ctx, tx, r.BatchSize)
+		if err != nil || len(msgs) == 0 {
+			return err
+		}
+		if err := r.writer.WriteMessages(ctx, msgs...); err != nil {
+			return fmt.Errorf("writing to kafka: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE outbox SET published_at = now() WHERE id = ANY($1)", ids); err != nil {
+			return fmt.Errorf("marking published: %w", err)
+		}
+		n = len(msgs)
+		return nil
+	})
+	return n, err
+}
+
+func claim(ctx context.Context, tx pgx.Tx, limit int) ([]int64, []kafka.Message, error) {
+	rows, err := tx.Query(ctx, `SELECT id, topic, key, payload::text FROM outbox
+		WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("claiming outbox rows: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	var msgs []kafka.Message
+	for rows.Next() {
+		var id int64
+		var topic, key, payload string
+		if err := rows.Scan(&id, &topic, &key, &payload); err != nil {
+			return nil, nil, fmt.Errorf("reading outbox row: %w", err)
+		}
+		ids = append(ids, id)
+		msgs = append(msgs, kafka.Message{Topic: topic, Key: []byte(key), Value: []byte(payload)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("claiming outbox rows: %w", err)
+	}
+	return ids, msgs, nil
+}
+
+// prune deletes published rows older than Retention, in slices so that no
+// single statement holds many locks.
+func (r *Relay) prune(ctx context.Context) {
+	const slice = 5000
+	for {
+		tag, err := r.pool.Exec(ctx, `DELETE FROM outbox WHERE id IN (
+			SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1) LIMIT $2)`,
+			r.Retention.Seconds(), slice)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.log.Warn("pruning the outbox failed", "err", err)
+			}
+			return
+		}
+		if tag.RowsAffected() < slice {
+			return
+		}
+	}
+}
