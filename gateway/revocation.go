@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 
@@ -32,7 +31,7 @@ func evictRevoked(resolver *tokens.Resolver, log *slog.Logger) func(context.Cont
 			return nil
 		}
 		var data events.TokenRevoked
-		if err := json.Unmarshal(env.Data, &data); err != nil {
+		if err := env.Decode(&data); err != nil {
 			// Retrying cannot fix it and would stall the topic: log, move on.
 			log.Error("undecodable token.revoked event", "event_id", env.ID, "error", err.Error())
 			return nil

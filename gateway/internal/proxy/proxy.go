@@ -120,6 +120,10 @@ func rewriteRequest(req *fasthttp.Request, r Request, clientIP string, original 
 	req.Header.Set(fiber.HeaderXForwardedProto, r.Proto)
 	req.Header.Set(fiber.HeaderXForwardedHost, r.Host)
 	req.SetRequestURI(strings.TrimSuffix(r.Upstream, "/") + string(original))
+	// A request received over TLS would otherwise keep https as its scheme.
+	if scheme, _, ok := strings.Cut(r.Upstream, "://"); ok {
+		req.URI().SetScheme(scheme)
+	}
 }
 
 func (f *Forwarder) failure(c *fiber.Ctx, upstream, uri string, err error) error {

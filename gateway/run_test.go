@@ -1,0 +1,118 @@
+package gateway_test
+
+import (
+	"crypto/tls"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/paylane/paylane/gateway/openapi"
+)
+
+func TestRunServesHealthDocumentAndInternalEndpoints(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cfg := w.config()
+	cfg.PublicBaseURL = "https://api.paylane.test"
+	a := start(t, cfg)
+	tok := w.identity.Issue(t, token(1))
+
+	health := call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/healthcheck/app"), "")
+	if health.status != http.StatusOK || string(health.body) != `{"status":"ok"}` {
+		t.Errorf("health: %d %s", health.status, health.body)
+	}
+	wantError(t, call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/openapi.json"), ""), 401, "unauthenticated")
+	doc := call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/openapi.json"), bearer(tok))
+	want, err := openapi.Served(cfg.PublicBaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.status != http.StatusOK || string(doc.body) != string(want) {
+		t.Errorf("openapi.json: %d, same document: %v", doc.status, string(doc.body) == string(want))
+	}
+	if !strings.Contains(string(doc.body), `"url":"https://api.paylane.test/api/v1"`) {
+		t.Errorf("served document does not name the public host")
+	}
+	page := call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/l/r/01JD3X0Q4Z8W2E5R7T9Y1V3K5N?expires=1&signature=ab"), bearer(tok))
+	if page.status != http.StatusOK || page.echo.ForwardedProto != "https" || page.echo.ForwardedHost != "api.paylane.test" || page.echo.Authorization != "" {
+		t.Errorf("hosted page: %d %+v", page.status, page.echo)
+	}
+	wantError(t, call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/contacts"), bearer(tok)), 404, "route_not_found")
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		if got := call(t, http.DefaultClient, http.MethodGet, url("http", a.Internal, path), ""); got.status != http.StatusOK {
+			t.Errorf("internal %s: %d, want 200", path, got.status)
+		}
+	}
+	metrics := call(t, http.DefaultClient, http.MethodGet, url("http", a.Internal, "/metrics"), "")
+	if !strings.Contains(string(metrics.body), "http_requests_total") {
+		t.Errorf("/metrics has no http_requests_total")
+	}
+}
+
+func TestTLS(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cfg := w.config()
+	certFile, keyFile, roots := selfSigned(t)
+	cfg.TLSCertFile, cfg.TLSKeyFile = certFile, keyFile
+	a := start(t, cfg)
+
+	old := tlsClient(roots, tls.VersionTLS10, tls.VersionTLS11)
+	if resp, err := old.Get(url("https", a.Public, "/api/v1/healthcheck/app")); err == nil {
+		resp.Body.Close()
+		t.Fatalf("a TLS 1.1 client got %d, want the handshake refused", resp.StatusCode)
+	}
+	if resp, err := old.Get(url("https", a.Admin, "/admin/v1/tenants")); err == nil {
+		resp.Body.Close()
+		t.Fatalf("admin listener: a TLS 1.1 client got %d, want the handshake refused", resp.StatusCode)
+	}
+	for _, v := range []uint16{tls.VersionTLS12, tls.VersionTLS13} {
+		c := tlsClient(roots, v, v)
+		health := call(t, c, http.MethodGet, url("https", a.Public, "/api/v1/healthcheck/app"), "")
+		if health.status != http.StatusOK {
+			t.Errorf("TLS %x: health %d", v, health.status)
+		}
+		page := call(t, c, http.MethodGet, url("https", a.Public, "/l/r/x"), "")
+		if page.status != http.StatusOK || page.echo.ForwardedProto != "https" || page.echo.ForwardedHost != a.Public {
+			t.Errorf("TLS %x: hosted page %d, X-Forwarded-Proto %q Host %q", v, page.status, page.echo.ForwardedProto, page.echo.ForwardedHost)
+		}
+	}
+	if _, err := http.Get(url("http", a.Public, "/api/v1/healthcheck/app")); err == nil {
+		t.Errorf("plain HTTP on the TLS listener answered")
+	}
+}
+
+func TestAdminListener(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := start(t, w.config())
+	c := http.DefaultClient
+	for name, auth := range map[string]string{
+		"missing":     "",
+		"wrong":       bearer("not-the-admin-token"),
+		"prefix only": bearer(adminToken[:10]),
+		"not bearer":  "Basic " + adminToken,
+		"api token":   bearer(w.identity.Issue(t, token(1))),
+	} {
+		t.Run(name, func(t *testing.T) {
+			wantError(t, call(t, c, http.MethodGet, url("http", a.Admin, "/admin/v1/tenants"), auth), 401, "unauthenticated")
+		})
+	}
+	if n := len(w.upstream.Authorizations()); n != 0 {
+		t.Fatalf("upstream reached %d times without the admin token", n)
+	}
+	got := call(t, c, http.MethodGet, url("http", a.Admin, "/admin/v1/tenants/01JD3X0Q4Z8W2E5R7T9Y1V3K5N/tokens?page=2"), bearer(adminToken))
+	if got.status != http.StatusOK || got.echo.URI != "/admin/v1/tenants/01JD3X0Q4Z8W2E5R7T9Y1V3K5N/tokens?page=2" {
+		t.Fatalf("forwarded: %d %+v", got.status, got.echo)
+	}
+	if got.echo.Authorization != bearer(adminToken) {
+		t.Errorf("upstream saw Authorization %q, want the admin token unchanged", got.echo.Authorization)
+	}
+	if got.echo.RequestID == "" || got.echo.RequestID != got.header.Get("X-Request-Id") {
+		t.Errorf("request id: upstream %q, response %q", got.echo.RequestID, got.header.Get("X-Request-Id"))
+	}
+	wantError(t, call(t, c, http.MethodGet, url("http", a.Admin, "/admin/v1/contacts"), bearer(adminToken)), 404, "route_not_found")
+	wantError(t, call(t, c, http.MethodGet, url("http", a.Admin, "/api/v1/healthcheck/app"), bearer(adminToken)), 404, "route_not_found")
+	// The public listener does not serve the admin plane.
+	wantError(t, call(t, c, http.MethodGet, url("http", a.Public, "/admin/v1/tenants"), bearer(adminToken)), 404, "route_not_found")
+}
