@@ -69,6 +69,7 @@ func NewRelay(pool *pgxpool.Pool, brokers []string, log *slog.Logger) *Relay {
 // errors are logged and retried with backoff. Call Run once per Relay.
 func (r *Relay) Run(ctx context.Context) error {
 	defer r.writer.Close()
+	r.applyDefaults()
 	wake := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -109,6 +110,22 @@ func (r *Relay) Run(ctx context.Context) error {
 		case <-wake:
 		case <-poll.C:
 		}
+	}
+}
+
+// applyDefaults replaces unset or invalid settings by NewRelay's defaults.
+func (r *Relay) applyDefaults() {
+	if r.PollInterval <= 0 {
+		r.PollInterval = 100 * time.Millisecond
+	}
+	if r.BatchSize <= 0 {
+		r.BatchSize = 100
+	}
+	if r.Retention <= 0 {
+		r.Retention = 24 * time.Hour
+	}
+	if r.PruneInterval <= 0 {
+		r.PruneInterval = time.Minute
 	}
 }
 

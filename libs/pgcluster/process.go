@@ -80,10 +80,10 @@ func (c *Cluster) launch(ctx context.Context, port int, opts Options) error {
 	}
 	c.out.Reset()
 	cmd := c.command(context.Background(), "postgres", args...)
-	if opts.Ephemeral {
-		// A test binary that dies without Stop takes its cluster along.
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
-	}
+	// A caller that dies without Stop (a killed test binary or devstack) takes
+	// its server along: SIGQUIT is an immediate shutdown, which the next start
+	// recovers from through the WAL.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
