@@ -97,9 +97,24 @@ func (e *env) callWith(t *testing.T, method, path, body, authorization string) r
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
+	return e.send(t, req)
+}
+
+// callWithHeaders sends a request without a body and with the headers.
+func (e *env) callWithHeaders(t *testing.T, method, path string, headers map[string]string) response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return e.send(t, req)
+}
+
+func (e *env) send(t *testing.T, req *http.Request) response {
+	t.Helper()
 	resp, err := e.web.Test(req, -1)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)

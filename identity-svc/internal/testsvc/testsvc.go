@@ -102,9 +102,10 @@ func Start(t testing.TB, brokers []string) Service {
 	return Service{}
 }
 
-// ReadEvent reads the identity topic from the start until an event of typ
-// arrives, and returns it. It fails the test when ctx ends first.
-func ReadEvent(ctx context.Context, t testing.TB, brokers []string, typ string) events.Envelope {
+// ReadEvent reads the identity topic from the start until an event that
+// match accepts arrives, and returns it. It fails the test when ctx ends
+// first.
+func ReadEvent(ctx context.Context, t testing.TB, brokers []string, match func(events.Envelope) bool) events.Envelope {
 	t.Helper()
 	r := kafka.NewReader(kafka.ReaderConfig{
 		Brokers:     brokers,
@@ -123,8 +124,13 @@ func ReadEvent(ctx context.Context, t testing.TB, brokers []string, typ string) 
 		if err := json.Unmarshal(msg.Value, &env); err != nil {
 			t.Fatalf("decoding event %s: %v", msg.Value, err)
 		}
-		if env.Type == typ {
+		if match(env) {
 			return env
 		}
 	}
+}
+
+// OfType matches events of one type.
+func OfType(typ string) func(events.Envelope) bool {
+	return func(env events.Envelope) bool { return env.Type == typ }
 }

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+// cliRun runs the command and returns its exit status and output.
+func cliRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// mustRun runs the command, requires success and decodes its JSON output.
+func mustRun(t *testing.T, out any, args ...string) {
+	t.Helper()
+	code, stdout, stderr := cliRun(t, args...)
+	if code != 0 {
+		t.Fatalf("paylane-admin %s = %d, stderr %s", strings.Join(args, " "), code, stderr)
+	}
+	if out != nil {
+		if err := json.Unmarshal([]byte(stdout), out); err != nil {
+			t.Fatalf("output of %s is not JSON: %v\n%s", strings.Join(args, " "), err, stdout)
+		}
+	}
+}
+
+func TestTenantsAndTokens(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+
+	var ten client.Tenant
+	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme", "--currency", "EUR", "--region", "FR",
+		"--sms-number", "+33612345678", "--opt-in", "--api-rpm", "90", "--batches-in-flight", "4")...)
+	want := client.Tenant{ID: ten.ID, Name: "Acme", DefaultCurrency: "EUR", DefaultRegion: "FR", SMSNumber: ten.SMSNumber,
+		Flags:  authz.Flags{OptIn: true},
+		Limits: authz.Limits{APIRequestsPerMinute: 90, BatchSubmissionsPerMinute: 10, BatchesInFlight: 4},
+		CreatedAt: ten.CreatedAt, UpdatedAt: ten.UpdatedAt}
+	if diff := cmp.Diff(want, ten); diff != "" || ten.SMSNumber == nil || *ten.SMSNumber != "+33612345678" {
+		t.Errorf("tenants create (-want +got):\n%s", diff)
+	}
+
+	mustRun(t, &ten, append(conn, "tenants", "update", ten.ID, "--ai-gateway", "--opt-in=false", "--api-rpm", "0", "--batch-rpm", "20")...)
+	want.Flags = authz.Flags{AIGateway: true}
+	want.Limits = authz.Limits{APIRequestsPerMinute: 60, BatchSubmissionsPerMinute: 20, BatchesInFlight: 4}
+	want.UpdatedAt = ten.UpdatedAt
+	if diff := cmp.Diff(want, ten); diff != "" {
+		t.Errorf("tenants update (-want +got):\n%s", diff)
+	}
+
+	var shown client.Tenant
+	mustRun(t, &shown, append(conn, "tenants", "show", ten.ID)...)
+	if diff := cmp.Diff(ten, shown); diff != "" {
+		t.Errorf("tenants show (-want +got):\n%s", diff)
+	}
+	var tenants client.TenantPage
+	mustRun(t, &tenants, append(conn, "tenants", "list", "--per-page", "5")...)
+	if tenants.Meta.Total != 1 || tenants.Meta.PerPage != 5 || tenants.Data[0].ID != ten.ID {
+		t.Errorf("tenants list = %+v", tenants)
+	}
+
+	var tok client.NewToken
+	mustRun(t, &tok, append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "all", "--abilities", "all")...)
+	if diff := cmp.Diff(authz.All(), tok.Abilities); diff != "" {
+		t.Errorf("--abilities all (-want +got):\n%s", diff)
+	}
+	in, err := client.New(svc.BaseURL(), nil).Introspect(context.Background(), tok.Token, "")
+	if err != nil || in.TokenID != tok.ID {
+		t.Fatalf("the printed token does not introspect: %+v, %v", in, err)
+	}
+
+	code, stdout, _ := cliRun(t, append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "sync",
+		"--abilities", "api:view-contact, api:view-any-contact", "--expires-at", "2999-01-01T00:00:00Z", "--token-only")...)
+	if code != 0 || !strings.HasPrefix(stdout, "pl_") || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("--token-only printed %q (exit %d)", stdout, code)
+	}
+
+	var tokens client.TokenPage
+	mustRun(t, &tokens, append(conn, "tokens", "list", "--tenant", ten.ID)...)
+	if tokens.Meta.Total != 2 || tokens.Data[1].ID != tok.ID {
+		t.Errorf("tokens list = %+v", tokens)
+	}
+	mustRun(t, nil, append(conn, "tokens", "revoke", "--tenant", ten.ID, fmt.Sprint(tok.ID))...)
+	if _, err := client.New(svc.BaseURL(), nil).Introspect(context.Background(), tok.Token, ""); err == nil {
+		t.Error("the revoked token still introspects")
+	}
+}
+
+func TestFailures(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	var ten client.Tenant
+	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme")...)
+	tests := []struct {
+		name   string
+		args   []string
+		stderr []string
+	}{
+		{"no command", conn, []string{"no command given", "usage:"}},
+		{"unknown command", append(conn, "launch"), []string{`unknown command "launch"`}},
+		{"unknown subcommand", append(conn, "tenants", "delete"), []string{`unknown tenants subcommand "delete"`}},
+		{"unknown flag", append(conn, "tenants", "create", "--name", "x", "--colour", "red"), []string{"colour"}},
+		{"missing name", append(conn, "tenants", "create"), []string{"--name"}},
+		{"missing id", append(conn, "tenants", "show"), []string{"TENANT_ID"}},
+		{"unknown tenant", append(conn, "tenants", "show", "01J00000000000000000000000"), []string{"404 resource_not_found", "request id:"}},
+		{"invalid currency", append(conn, "tenants", "update", ten.ID, "--currency", "usd"), []string{"422 validation_failed", "default_currency"}},
+		{"unknown ability", append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "x", "--abilities", "api:view-contact,api:fly"),
+			[]string{"422 validation_failed", "api:fly"}},
+		{"bad expiry", append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "x", "--abilities", "all", "--expires-at", "tomorrow"),
+			[]string{"--expires-at"}},
+		{"bad token id", append(conn, "tokens", "revoke", "--tenant", ten.ID, "abc"), []string{"positive integer"}},
+		{"wrong admin token", []string{"--admin-url", svc.BaseURL(), "--admin-token", "nope", "--config", conn[5], "tenants", "list"},
+			[]string{"401 unauthenticated"}},
+		{"no connection settings", []string{"--config", writeConfig(t, devstack{}), "tenants", "list"}, []string{"no admin URL or token"}},
+		{"missing config file", []string{"--config", filepath.Join(t.TempDir(), "none.json"), "tenants", "list"}, []string{"none.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := cliRun(t, tt.args...)
+			if code != 1 || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 1 and nothing", code, stdout)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q does not contain %q", stderr, s)
+				}
+			}
+		})
+	}
+}
+
+func writeConfig(t *testing.T, ds devstack) string {
+	t.Helper()
+	b, err := json.Marshal(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "devstack.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The devstack file is found from a subdirectory, and the environment
+// overrides it. Not parallel: it changes the working directory and env.
+func TestConnectionSettingsFromDevstackAndEnvironment(t *testing.T) {
+	svc := testsvc.Start(t, nil)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".paylane"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(devstack{AdminURL: svc.BaseURL(), AdminToken: "stale-token"})
+	if err := os.WriteFile(filepath.Join(root, ".paylane", "devstack.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+
+	code, _, stderr := cliRun(t, "tenants", "list")
+	if code != 1 || !strings.Contains(stderr, "401 unauthenticated") {
+		t.Fatalf("with the file's (wrong) token: exit %d, stderr %q; want a 401 from the file's URL", code, stderr)
+	}
+	t.Setenv("PAYLANE_ADMIN_TOKEN", testsvc.AdminToken)
+	var page client.TenantPage
+	mustRun(t, &page, "tenants", "list")
+	t.Setenv("PAYLANE_ADMIN_URL", "http://127.0.0.1:1")
+	mustRun(t, &page, "--admin-url", svc.BaseURL(), "tenants", "list")
+}
+
+func TestMessagesQueriesTheSink(t *testing.T) {
+	t.Parallel()
+	var gotPath, gotQuery, gotAuth string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotPath, gotQuery, gotAuth = r.URL.Path, r.URL.Query().Get("to"), r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"data":[{"to":"+15550001111","body":"hi"}]}`)
+	}))
+	defer srv.Close()
+	var out struct {
+		Data []map[string]string `json:"data"`
+	}
+	mustRun(t, &out, "--admin-url", srv.URL, "--admin-token", "tok", "--config", writeConfig(t, devstack{}),
+		"messages", "--tenant", "T1", "--to", "+15550001111")
+	if gotPath != "/admin/v1/tenants/T1/messages" || gotQuery != "+15550001111" || gotAuth != "Bearer tok" {
+		t.Errorf("request %s?to=%s with %q", gotPath, gotQuery, gotAuth)
+	}
+	if len(out.Data) != 1 || out.Data[0]["body"] != "hi" {
+		t.Errorf("printed %+v", out)
+	}
+}
