@@ -37,40 +37,64 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("gateway configuration: %w", err)
 	}
 	cfg = cfg.withDefaults()
-	log := cfg.Logger
+	p, err := build(cfg)
+	if err != nil {
+		return err
+	}
+	defer p.closeLimiter()
+	return p.serve(ctx, cfg)
+}
+
+// parts are the gateway's pieces, wired before anything listens.
+type parts struct {
+	tls           *tls.Config
+	reg           *prometheus.Registry
+	resolver      *tokens.Resolver
+	public, admin *fiber.App
+	closeLimiter  func()
+}
+
+func build(cfg Config) (*parts, error) {
 	tlsCfg, err := serverTLS(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	p := &parts{tls: tlsCfg, reg: obs.NewRegistry()}
 	limiter, closeLimiter, err := newLimiter(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer closeLimiter()
-	reg := obs.NewRegistry()
-	forwarder := proxy.NewForwarder(proxy.Options{ExtraRootCAs: cfg.ExtraRootCAs, Logger: log})
+	forwarder := proxy.NewForwarder(proxy.Options{ExtraRootCAs: cfg.ExtraRootCAs, Logger: cfg.Logger})
 	identity := client.New(cfg.IdentityURL, identityHTTPClient(cfg))
-	resolver := tokens.NewResolver(identity, tokens.Options{TTL: cfg.TokenCacheTTL, Logger: log})
-	publicApp, err := newPublicApp(cfg, resolver, limiter, forwarder, reg)
-	if err != nil {
-		return err
+	p.resolver = tokens.NewResolver(identity, tokens.Options{TTL: cfg.TokenCacheTTL, Logger: cfg.Logger})
+	if p.public, err = newPublicApp(cfg, p.resolver, limiter, forwarder, p.reg); err != nil {
+		closeLimiter()
+		return nil, err
 	}
-	adminApp := edge.NewAdmin(edge.AdminConfig{
-		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: reg, Logger: log,
+	p.admin = edge.NewAdmin(edge.AdminConfig{
+		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: p.reg, Logger: cfg.Logger,
 	})
+	p.closeLimiter = closeLimiter
+	return p, nil
+}
 
-	var up atomic.Bool
-	g, gctx := errgroup.WithContext(ctx)
-	publicLn, err := listen(cfg.ListenAddr, tlsCfg)
+// serve binds the listeners, runs everything until ctx is done or one part
+// fails, and shuts down.
+func (p *parts) serve(ctx context.Context, cfg Config) error {
+	log := cfg.Logger
+	publicLn, err := listen(cfg.ListenAddr, p.tls)
 	if err != nil {
 		return err
 	}
-	adminLn, err := listen(cfg.AdminAddr, tlsCfg)
+	adminLn, err := listen(cfg.AdminAddr, p.tls)
 	if err != nil {
 		publicLn.Close()
 		return err
 	}
-	internalAddr, internalDone, err := obs.ServeInternal(gctx, cfg.InternalAddr, reg, func(context.Context) error {
+	servers := []server{{"public", p.public, publicLn}, {"admin", p.admin, adminLn}}
+	var up atomic.Bool
+	g, gctx := errgroup.WithContext(ctx)
+	internalAddr, internalDone, err := obs.ServeInternal(gctx, cfg.InternalAddr, p.reg, func(context.Context) error {
 		if !up.Load() {
 			return errors.New("listeners starting")
 		}
@@ -81,19 +105,20 @@ func Run(ctx context.Context, cfg Config) error {
 		adminLn.Close()
 		return err
 	}
-	g.Go(func() error { return serve(gctx, "public", publicApp, publicLn) })
-	g.Go(func() error { return serve(gctx, "admin", adminApp, adminLn) })
+	for _, s := range servers {
+		g.Go(func() error { return s.run(gctx) })
+	}
 	g.Go(func() error { return <-internalDone })
-	g.Go(func() error { return shutdownOnDone(gctx, log, publicApp, adminApp) })
+	g.Go(func() error { return shutdownOnDone(gctx, log, servers) })
 	if len(cfg.KafkaBrokers) > 0 {
-		g.Go(func() error { return consumeRevocations(gctx, cfg, resolver) })
+		g.Go(func() error { return consumeRevocations(gctx, cfg, p.resolver) })
 	} else {
 		log.Warn("no KAFKA_BROKERS: revoked tokens stop working only when their cache entry expires")
 	}
 	up.Store(true)
 	addrs := Addrs{Public: publicLn.Addr().String(), Admin: adminLn.Addr().String(), Internal: internalAddr.String()}
 	log.Info("gateway listening", "public", addrs.Public, "admin", addrs.Admin, "internal", addrs.Internal,
-		"tls", tlsCfg != nil, "routes", len(cfg.Routes), "admin_routes", len(cfg.AdminRoutes), "redis", cfg.RedisURL != "")
+		"tls", p.tls != nil, "routes", len(cfg.Routes), "admin_routes", len(cfg.AdminRoutes), "redis", cfg.RedisURL != "")
 	if cfg.Ready != nil {
 		cfg.Ready(addrs)
 	}
@@ -109,7 +134,7 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, limiter ratelimit.Limit
 	if err != nil {
 		return nil, err
 	}
-	served, err := openapi.Served(cfg.PublicBaseURL)
+	served, err := openapi.WithServer(doc, cfg.PublicBaseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -159,25 +184,36 @@ func listen(addr string, tlsCfg *tls.Config) (net.Listener, error) {
 	return ln, nil
 }
 
-// serve runs app on ln; stopping before ctx is done is a failure.
-func serve(ctx context.Context, name string, app *fiber.App, ln net.Listener) error {
-	err := app.Listener(ln)
+// server is a Fiber app on its listener.
+type server struct {
+	name string
+	app  *fiber.App
+	ln   net.Listener
+}
+
+// run serves until shutdown; stopping before ctx is done is a failure.
+func (s server) run(ctx context.Context) error {
+	err := s.app.Listener(s.ln)
 	if ctx.Err() != nil {
 		return nil
 	}
 	if err == nil {
 		err = errors.New("stopped")
 	}
-	return fmt.Errorf("%s listener: %w", name, err)
+	return fmt.Errorf("%s listener: %w", s.name, err)
 }
 
-func shutdownOnDone(ctx context.Context, log *slog.Logger, apps ...*fiber.App) error {
+// shutdownOnDone drains the servers once ctx is done. The listeners are
+// closed too, in case a server had not started serving yet (Fiber's
+// shutdown only knows listeners already served).
+func shutdownOnDone(ctx context.Context, log *slog.Logger, servers []server) error {
 	<-ctx.Done()
 	var errs []error
-	for _, app := range apps {
-		if err := app.ShutdownWithTimeout(shutdownTimeout); err != nil {
-			errs = append(errs, err)
+	for _, s := range servers {
+		if err := s.app.ShutdownWithTimeout(shutdownTimeout); err != nil {
+			errs = append(errs, fmt.Errorf("%s listener: %w", s.name, err))
 		}
+		_ = s.ln.Close() // already closed by the shutdown unless it never served
 	}
 	log.Info("gateway stopped")
 	if err := errors.Join(errs...); err != nil {

@@ -1,11 +1,13 @@
 package gateway_test
 
 import (
+	"context"
 	"crypto/tls"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/gateway/openapi"
 )
 
@@ -23,7 +25,11 @@ func TestRunServesHealthDocumentAndInternalEndpoints(t *testing.T) {
 	}
 	wantError(t, call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/openapi.json"), ""), 401, "unauthenticated")
 	doc := call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/openapi.json"), bearer(tok))
-	want, err := openapi.Served(cfg.PublicBaseURL)
+	plain, err := openapi.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := openapi.WithServer(plain, cfg.PublicBaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,4 +121,38 @@ func TestAdminListener(t *testing.T) {
 	wantError(t, call(t, c, http.MethodGet, url("http", a.Admin, "/api/v1/healthcheck/app"), bearer(adminToken)), 404, "route_not_found")
 	// The public listener does not serve the admin plane.
 	wantError(t, call(t, c, http.MethodGet, url("http", a.Public, "/admin/v1/tenants"), bearer(adminToken)), 404, "route_not_found")
+}
+
+func TestRunStopsWhenCancelledAtOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cfg := w.config()
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.Ready = func(gateway.Addrs) { cancel() } // before the servers may have started serving
+	if err := gateway.Run(ctx, cfg); err != nil {
+		t.Errorf("Run = %v, want nil after shutdown", err)
+	}
+}
+
+func TestRunRefusesBadConfig(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for name, mod := range map[string]func(*gateway.Config){
+		"no identity url": func(c *gateway.Config) { c.IdentityURL = "" },
+		"no admin token":  func(c *gateway.Config) { c.AdminToken = "" },
+		"bad route":       func(c *gateway.Config) { c.Routes = []gateway.Route{{Prefix: "x", Upstream: "http://x"}} },
+		"missing cert":    func(c *gateway.Config) { c.TLSCertFile, c.TLSKeyFile = "/nonexistent.pem", "/nonexistent.key" },
+		"bad redis url":   func(c *gateway.Config) { c.RedisURL = "mysql://x" },
+		"bad address":     func(c *gateway.Config) { c.AdminAddr = "256.0.0.1:0" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := w.config()
+			mod(&cfg)
+			cfg.Ready = func(gateway.Addrs) { t.Error("Ready called for a bad configuration") }
+			if err := gateway.Run(context.Background(), cfg); err == nil {
+				t.Error("Run = nil, want an error")
+			}
+		})
+	}
 }

@@ -27,20 +27,19 @@ func JSON() ([]byte, error) {
 	return b, nil
 }
 
-// Served returns the document as JSON with its server URL set to
+// WithServer returns doc (the document as JSON) with its server URL set to
 // publicBaseURL + "/api/v1", so the served copy names the deployment's own
-// host; an empty publicBaseURL leaves the relative server URL.
-func Served(publicBaseURL string) ([]byte, error) {
-	b, err := JSON()
-	if err != nil || publicBaseURL == "" {
-		return b, err
+// host; an empty publicBaseURL returns doc unchanged.
+func WithServer(doc []byte, publicBaseURL string) ([]byte, error) {
+	if publicBaseURL == "" {
+		return doc, nil
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
+	var d map[string]any
+	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, fmt.Errorf("decoding openapi document: %w", err)
 	}
-	doc["servers"] = []map[string]string{{"url": strings.TrimRight(publicBaseURL, "/") + "/api/v1"}}
-	out, err := json.Marshal(doc)
+	d["servers"] = []map[string]string{{"url": strings.TrimRight(publicBaseURL, "/") + "/api/v1"}}
+	out, err := json.Marshal(d)
 	if err != nil {
 		return nil, fmt.Errorf("encoding openapi document: %w", err)
 	}

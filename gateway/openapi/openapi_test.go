@@ -98,7 +98,11 @@ func TestServedNamesThePublicHost(t *testing.T) {
 	for base, want := range tests {
 		t.Run(base, func(t *testing.T) {
 			t.Parallel()
-			b, err := openapi.Served(base)
+			plain, err := openapi.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := openapi.WithServer(plain, base)
 			if err != nil {
 				t.Fatal(err)
 			}
