@@ -26,8 +26,8 @@ type composeService struct {
 		Dockerfile string            `json:"dockerfile"`
 		Args       map[string]string `json:"args"`
 	} `json:"build"`
-	Command     []string          `json:"command"`
-	Environment map[string]any    `json:"environment"`
+	Command     []string       `json:"command"`
+	Environment map[string]any `json:"environment"`
 	DependsOn   map[string]struct {
 		Condition string `json:"condition"`
 	} `json:"depends_on"`

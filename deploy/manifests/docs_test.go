@@ -25,7 +25,7 @@ func TestOperationsDoc(t *testing.T) {
 	doc := string(data)
 	documented := func(name string) bool { return strings.Contains(doc, "`"+name+"`") }
 
-	for _, o := range overlays {
+	for _, o := range overlays() {
 		b := build(t, filesys.MakeFsOnDisk(), filepath.Join(repoRoot, o.dir), o.namespace)
 		for owner, cs := range b.containers() {
 			for _, c := range cs {

@@ -56,13 +56,18 @@ func build(t *testing.T, fsys filesys.FileSystem, dir, namespace string) *built 
 	}
 }
 
-// overlays are the kustomizations operators apply (and the base they share).
-var overlays = []struct {
+// overlay is a kustomization operators apply, or the base they share.
+type overlay struct {
 	name, dir, namespace string
-}{
-	{"base", "deploy/k8s/base", ""},
-	{"dev", "deploy/k8s/overlays/dev", "paylane-dev"},
-	{"prod", "deploy/k8s/overlays/prod", "paylane"},
+}
+
+// overlays lists the base first, then the overlays.
+func overlays() []overlay {
+	return []overlay{
+		{"base", "deploy/k8s/base", ""},
+		{"dev", "deploy/k8s/overlays/dev", "paylane-dev"},
+		{"prod", "deploy/k8s/overlays/prod", "paylane"},
+	}
 }
 
 // TestOverlays builds every overlay, decodes each object strictly into its
@@ -70,7 +75,7 @@ var overlays = []struct {
 // every deployment of Paylane must have.
 func TestOverlays(t *testing.T) {
 	t.Parallel()
-	for _, o := range overlays {
+	for _, o := range overlays() {
 		t.Run(o.name, func(t *testing.T) {
 			t.Parallel()
 			b := build(t, filesys.MakeFsOnDisk(), filepath.Join(repoRoot, o.dir), o.namespace)

@@ -99,7 +99,7 @@ func TestTemplateAddsAService(t *testing.T) {
 	}
 	writeMem(t, mem, prod, strings.Replace(readMem(t, mem, prod), "images:\n", images, 1))
 
-	for _, o := range overlays[1:] {
+	for _, o := range overlays()[1:] {
 		t.Run(o.name, func(t *testing.T) {
 			b := build(t, mem, "/"+o.dir, o.namespace)
 			checkAll(t, b)

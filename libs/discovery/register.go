@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -115,4 +116,40 @@ func Announce(ctx context.Context, r Registrar, reg Registration) (func(context.
 	}
 	id := reg.ServiceID()
 	return func(ctx context.Context) error { return r.Deregister(ctx, id) }, nil
+}
+
+// NewRegistration describes this instance of service for Register: host is
+// the address other instances reach it at (os.Hostname() in Compose, the
+// machine's address elsewhere); httpAddr and internalAddr are the service's
+// listen addresses (":8080", ":9090"), whose ports are announced and polled
+// (the check is GET http://host:<internal port>/readyz).
+func NewRegistration(service, host, httpAddr, internalAddr string) (Registration, error) {
+	port, err := portOf(httpAddr)
+	if err != nil {
+		return Registration{}, fmt.Errorf("registration of %q: http address: %w", service, err)
+	}
+	internal, err := portOf(internalAddr)
+	if err != nil {
+		return Registration{}, fmt.Errorf("registration of %q: internal address: %w", service, err)
+	}
+	reg := Registration{
+		Name:     service,
+		Address:  host,
+		Port:     port,
+		Tags:     []string{"paylane"},
+		CheckURL: "http://" + net.JoinHostPort(host, strconv.Itoa(internal)) + "/readyz",
+	}
+	return reg, reg.validate()
+}
+
+func portOf(addr string) (int, error) {
+	_, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port <= 0 || port > 65535 {
+		return 0, fmt.Errorf("%q: port must be 1-65535", addr)
+	}
+	return port, nil
 }

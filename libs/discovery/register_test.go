@@ -112,3 +112,41 @@ func TestNoopRegistrar(t *testing.T) {
 		t.Errorf("deregister: %v", err)
 	}
 }
+
+func TestNewRegistration(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                     string
+		host, httpAddr, internal string
+		want                     Registration
+		wantErr                  bool
+	}{
+		{
+			name: "compose defaults", host: "identity-svc", httpAddr: ":8080", internal: ":9090",
+			want: Registration{Name: "identity-svc", Address: "identity-svc", Port: 8080, Tags: []string{"paylane"}, CheckURL: "http://identity-svc:9090/readyz"},
+		},
+		{
+			name: "ipv6 host", host: "fd00::5", httpAddr: "0.0.0.0:8443", internal: "[::]:9191",
+			want: Registration{Name: "identity-svc", Address: "fd00::5", Port: 8443, Tags: []string{"paylane"}, CheckURL: "http://[fd00::5]:9191/readyz"},
+		},
+		{name: "port zero", host: "h", httpAddr: ":0", internal: ":9090", wantErr: true},
+		{name: "no port", host: "h", httpAddr: "8080", internal: ":9090", wantErr: true},
+		{name: "bad internal", host: "h", httpAddr: ":8080", internal: ":x", wantErr: true},
+		{name: "no host", host: "", httpAddr: ":8080", internal: ":9090", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := NewRegistration("identity-svc", tt.host, tt.httpAddr, tt.internal)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("NewRegistration error = %v, want error %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				return
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("registration (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
