@@ -53,8 +53,8 @@ func TestTenantsAndTokens(t *testing.T) {
 	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme", "--currency", "EUR", "--region", "FR",
 		"--sms-number", "+33612345678", "--opt-in", "--api-rpm", "90", "--batches-in-flight", "4")...)
 	want := client.Tenant{ID: ten.ID, Name: "Acme", DefaultCurrency: "EUR", DefaultRegion: "FR", SMSNumber: ten.SMSNumber,
-		Flags:  authz.Flags{OptIn: true},
-		Limits: authz.Limits{APIRequestsPerMinute: 90, BatchSubmissionsPerMinute: 10, BatchesInFlight: 4},
+		Flags:     authz.Flags{OptIn: true},
+		Limits:    authz.Limits{APIRequestsPerMinute: 90, BatchSubmissionsPerMinute: 10, BatchesInFlight: 4},
 		CreatedAt: ten.CreatedAt, UpdatedAt: ten.UpdatedAt}
 	if diff := cmp.Diff(want, ten); diff != "" || ten.SMSNumber == nil || *ten.SMSNumber != "+33612345678" {
 		t.Errorf("tenants create (-want +got):\n%s", diff)
