@@ -14,6 +14,11 @@ import (
 func printBanner(w io.Writer, root string, f File) {
 	ca := displayPath(f.CAFile)
 	state := displayPath(filepath.Join(root, "devstack.json"))
+	adminCmd := "go run github.com/paylane/paylane/identity-svc/cmd/paylane-admin"
+	if state != filepath.Join(".paylane", "devstack.json") {
+		// paylane-admin finds .paylane/devstack.json on its own; elsewhere it needs the path.
+		adminCmd += " --config " + state
+	}
 	fmt.Fprintf(w, `
 Paylane devstack is up.
 
@@ -26,11 +31,11 @@ Paylane devstack is up.
 Try it:
   curl --cacert %[2]s %[1]s/api/v1/healthcheck/app
   curl --cacert %[2]s -H "Authorization: Bearer $(jq -r .demo_token %[4]s)" %[1]s/api/v1/openapi.json
-  go run github.com/paylane/paylane/identity-svc/cmd/paylane-admin tokens create --tenant %[5]s --name sync --abilities api:view-any-contact
+  %[8]s tokens create --tenant %[5]s --name sync --abilities api:view-any-contact
 
 Ctrl-C stops everything; the data stays in %[7]s (make reset wipes it).
 
-`, f.GatewayURL, ca, f.AdminURL, state, f.DemoTenantID, f.DemoToken, displayPath(root))
+`, f.GatewayURL, ca, f.AdminURL, state, f.DemoTenantID, f.DemoToken, displayPath(root), adminCmd)
 }
 
 // displayPath shortens an absolute path to one relative to the working

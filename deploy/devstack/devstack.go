@@ -8,9 +8,12 @@ package devstack
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/paylane/paylane/identity-svc/client"
@@ -143,7 +146,11 @@ func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	hc := &http.Client{Timeout: 10 * time.Second}
+	hc, err := s.httpClient()
+	if err != nil {
+		return Info{}, err
+	}
+	defer hc.CloseIdleConnections()
 	admin := client.NewAdmin(info.AdminURL, s.secrets.AdminToken, hc)
 	d, err := ensureDemo(ctx, admin, client.New("http://"+addrs["identity"], hc), readFile(s.paths.state))
 	if err != nil {
@@ -163,7 +170,9 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 	if err != nil {
 		return Info{}, err
 	}
-	adminURL, err := localURL("http", "127.0.0.1", adminAddr)
+	// The gateway serves its admin listener with the same certificate as the
+	// public one (gateway.Config: TLS files make both listeners TLS).
+	adminURL, err := localURL("https", "127.0.0.1", adminAddr)
 	if err != nil {
 		return Info{}, err
 	}
@@ -182,6 +191,21 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 		Brokers:      s.brokers,
 		PostgresPort: s.cluster.Port,
 	}, nil
+}
+
+// httpClient trusts the local CA, for the admin listener.
+func (s *stack) httpClient() (*http.Client, error) {
+	pool := x509.NewCertPool()
+	pem, err := os.ReadFile(s.tls.CACert)
+	if err != nil {
+		return nil, fmt.Errorf("reading the CA: %w", err)
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s holds no certificate", s.tls.CACert)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return &http.Client{Timeout: 10 * time.Second, Transport: tr}, nil
 }
 
 func (s *stack) logf(format string, args ...any) {

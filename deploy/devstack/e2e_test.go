@@ -61,6 +61,9 @@ func TestEndToEnd(t *testing.T) {
 	if second.info.DemoToken != first.info.DemoToken {
 		t.Error("demo token changed across restart")
 	}
+	if !strings.Contains(second.logs.String(), "from an earlier run still serves") {
+		t.Error("the second start did not report stopping the postgres left running on its data directory")
+	}
 	e2 := newE2E(t, second.info)
 	e2.expectStatus(t, e2.get(t, "/api/v1/openapi.json", first.info.DemoToken), http.StatusOK)
 }
@@ -68,6 +71,7 @@ func TestEndToEnd(t *testing.T) {
 // running is a devstack started by startStack.
 type running struct {
 	info   Info
+	logs   *logBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -85,7 +89,7 @@ func startStack(t *testing.T, root string) *running {
 	logs := newLogBuffer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	readyCh := make(chan Info, 1)
-	r := &running{cancel: cancel, done: make(chan error, 1)}
+	r := &running{logs: logs, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		r.done <- Run(ctx, Options{
 			Root:        root,
@@ -157,7 +161,7 @@ func checkStateFile(t *testing.T, info Info) {
 	_, adminPort, _ := net.SplitHostPort(info.AdminAddr)
 	wantValues := map[string]string{
 		"gateway_url": "https://localhost:" + gwPort,
-		"admin_url":   "http://127.0.0.1:" + adminPort,
+		"admin_url":   "https://127.0.0.1:" + adminPort,
 		"ca_file":     filepath.Join(info.Root, "tls", "ca.pem"),
 	}
 	for k, v := range wantValues {
@@ -394,12 +398,16 @@ func newLogBuffer(t *testing.T) *logBuffer {
 	l := &logBuffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			t.Logf("devstack output:\n%s", l.buf.String())
+			t.Logf("devstack output:\n%s", l.String())
 		}
 	})
 	return l
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 func (l *logBuffer) Write(p []byte) (int, error) {

@@ -113,7 +113,7 @@ func TestBannerHasTheCurlCommand(t *testing.T) {
 	for _, want := range []string{
 		"curl --cacert " + filepath.Join(root, "tls", "ca.pem") + " https://localhost:8443/api/v1/healthcheck/app",
 		"pl_1|secret",
-		"paylane-admin",
+		"paylane-admin --config " + filepath.Join(root, "devstack.json") + " tokens create --tenant 01TENANT",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
