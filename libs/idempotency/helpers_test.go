@@ -1,0 +1,194 @@
+package idempotency_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/tenancy"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+const (
+	tenantA = "01HZX3K5Q8V9W2Y4Z6A7B8C9DA"
+	tenantB = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
+)
+
+func things() pgdb.MigrationSet {
+	return pgdb.MigrationSet{Name: "things", FS: os.DirFS("testdata/migrations")}
+}
+
+// env is a Fiber app with one guarded write route, POST /things, on a fresh
+// database, and a token per tenant.
+type env struct {
+	pool   *pgxpool.Pool
+	app    *fiber.App
+	tokens map[string]string
+}
+
+// thingBody is the request of POST /things: fail makes the handler insert
+// the thing and then fail with that status.
+type thingBody struct {
+	Name string `json:"name"`
+	Fail int    `json:"fail"`
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	pg := testkit.PG(t)
+	pool := pg.Pool(t, pg.Database(t, "idempotency", idempotency.Migrations(), things()))
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := authz.NewSigner(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier, err := authz.NewStaticVerifier(signer.JWKS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{pool: pool, tokens: map[string]string{}}
+	for _, tenant := range []string{tenantA, tenantB} {
+		tok, _, err := signer.Sign(authz.Claims{TenantID: tenant, TokenID: 1}, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.tokens[tenant] = tok
+	}
+	e.app = httpx.NewApp(slog.New(slog.DiscardHandler))
+	e.app.Use(authz.Middleware(verifier))
+	e.app.Post("/things", idempotency.Middleware(pool), e.createThing)
+	e.app.Post("/other-things", idempotency.Middleware(pool), e.createThing)
+	e.app.Put("/things", idempotency.Middleware(pool), e.createThing)
+	return e
+}
+
+// createThing writes in the middleware's transaction when there is one, as a
+// service's store does.
+func (e *env) createThing(c *fiber.Ctx) error {
+	var in thingBody
+	if err := httpx.Decode(c, &in); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	tenant := authz.ClaimsFrom(c).TenantID
+	id := ids.New()
+	insert := func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO things (id, tenant_id, name) VALUES ($1, $2, $3)", id, tenant, in.Name)
+		return err
+	}
+	var err error
+	if tx, scope, ok := idempotency.TxFrom(ctx); ok && scope == tenant {
+		err = insert(tx)
+	} else {
+		err = tenancy.Do(ctx, e.pool, tenant, insert)
+	}
+	if err != nil {
+		return err
+	}
+	if in.Fail != 0 {
+		return apierr.New(in.Fail, "failed_on_purpose", "The handler failed on purpose.")
+	}
+	return httpx.Data(c, http.StatusCreated, map[string]string{"id": id, "name": in.Name})
+}
+
+type result struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r result) code() string {
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(r.body, &env)
+	return env.Error.Code
+}
+
+func (e *env) post(t *testing.T, tenant, key, body string) result {
+	t.Helper()
+	return e.send(t, http.MethodPost, "/things", tenant, key, body)
+}
+
+func (e *env) send(t *testing.T, method, path, tenant, key, body string) result {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+e.tokens[tenant])
+	if key != "" {
+		req.Header.Set(idempotency.HeaderKey, key)
+	}
+	resp, err := e.app.Test(req, -1)
+	if err != nil {
+		t.Errorf("app.Test: %v", err)
+		return result{}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Errorf("reading body: %v", err)
+	}
+	return result{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// count returns the number of things of tenant.
+func (e *env) count(t *testing.T, tenant string) int {
+	t.Helper()
+	var n int
+	err := tenancy.Read(context.Background(), e.pool, tenant, func(tx pgx.Tx) error {
+		return tx.QueryRow(context.Background(), "SELECT count(*) FROM things").Scan(&n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// keys returns the number of stored keys of tenant.
+func (e *env) keys(t *testing.T, tenant string) int {
+	t.Helper()
+	var n int
+	err := tenancy.Read(context.Background(), e.pool, tenant, func(tx pgx.Tx) error {
+		return tx.QueryRow(context.Background(), "SELECT count(*) FROM idempotency_keys").Scan(&n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// age moves every key of tenant back by d.
+func (e *env) age(t *testing.T, tenant string, d time.Duration) {
+	t.Helper()
+	err := tenancy.Do(context.Background(), e.pool, tenant, func(tx pgx.Tx) error {
+		_, err := tx.Exec(context.Background(), "UPDATE idempotency_keys SET created_at = created_at - $1::interval", d)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
