@@ -46,7 +46,7 @@ type env struct {
 // newEnv starts the edge; mod may change its configuration. Routes:
 // /api/v1/contacts, /l/r and /webhooks/sms/inbound go to the upstream;
 // /api/v1/receivables is documented but has no route.
-func newEnv(t *testing.T, mod func(*edge.Config, *env)) *env {
+func newEnv(t testing.TB, mod func(*edge.Config, *env)) *env {
 	t.Helper()
 	e := &env{identity: peertest.NewIdentity(t)}
 	e.upstream = peertest.NewUpstream(t, e.identity.Signer.JWKS())

@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -175,5 +176,40 @@ func TestForwardUnreachableUpstream(t *testing.T) {
 	}
 	if env.Error.RequestID != "01JD3X0Q4Z8W2E5R7T9Y1V3K5N" || resp.Header.Get("X-Request-Id") != env.Error.RequestID {
 		t.Errorf("request id: body %q header %q", env.Error.RequestID, resp.Header.Get("X-Request-Id"))
+	}
+}
+
+func TestForwardToHTTPSUpstreamTrustsExtraRoots(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(up.Close)
+	roots := x509.NewCertPool()
+	roots.AddCert(up.Certificate())
+	wrongName := strings.Replace(up.URL, "127.0.0.1", "localhost", 1) // not in the certificate
+	tests := []struct {
+		name     string
+		upstream string
+		roots    *x509.CertPool
+		want     int
+	}{
+		{"local CA trusted", up.URL, roots, http.StatusNoContent},
+		{"system roots only", up.URL, nil, http.StatusBadGateway},
+		{"trusted CA, wrong host name", wrongName, roots, http.StatusBadGateway},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a := app(proxy.NewForwarder(proxy.Options{ExtraRootCAs: tt.roots}), proxy.Request{Upstream: tt.upstream})
+			resp, err := a.Test(httptest.NewRequest(http.MethodGet, "/api/v1/x", nil), -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.want)
+			}
+		})
 	}
 }
