@@ -29,6 +29,7 @@ type stack struct {
 	secrets Secrets
 	cluster *pgcluster.Cluster
 	brokers []string
+	lock    *os.File // held while the stack runs (see lockRoot)
 }
 
 // Run starts the stack and blocks until ctx is done, then stops the
@@ -40,6 +41,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	s := &stack{opts: opts, paths: opts.paths()}
+	defer s.unlock()
 	if err := s.prepareFiles(); err != nil {
 		return err
 	}
@@ -66,6 +68,11 @@ func (s *stack) prepareFiles() error {
 	if err := prepareRoot(s.paths.root); err != nil {
 		return err
 	}
+	lock, err := lockRoot(s.paths.root)
+	if err != nil {
+		return err
+	}
+	s.lock = lock
 	files, err := EnsureTLS(s.paths.tls, time.Now())
 	if err != nil {
 		return err
@@ -96,6 +103,12 @@ func (s *stack) startPostgres(ctx context.Context) error {
 	s.cluster = c
 	s.logf("postgres listening on 127.0.0.1:%d", c.Port)
 	return nil
+}
+
+func (s *stack) unlock() {
+	if s.lock != nil {
+		s.lock.Close()
+	}
 }
 
 func (s *stack) stopPostgres() {

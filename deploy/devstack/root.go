@@ -34,15 +34,16 @@ func DefaultRoot() (string, error) {
 // mistyped -root cannot delete unrelated files.
 func isRootEntry(name string) bool {
 	switch name {
-	case "pg", "pg.superuser-password", "tls", "secrets.json", "devstack.json":
+	case "pg", "pg.superuser-password", "tls", "secrets.json", "devstack.json", lockName:
 		return true
 	}
 	return strings.HasPrefix(name, ".") // temporary files of writeFileAtomic
 }
 
 // Reset wipes root: the Postgres cluster, certificates, secrets and
-// devstack.json. A postgres left running on root/pg by a crashed devstack
-// is stopped first so it does not keep writing into deleted files.
+// devstack.json. It refuses while a devstack runs on root; a postgres left
+// running on root/pg by a crashed devstack is stopped first so it does not
+// keep writing into deleted files.
 func Reset(ctx context.Context, root string, log io.Writer) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -61,6 +62,11 @@ func Reset(ctx context.Context, root string, log io.Writer) error {
 			return fmt.Errorf("refusing to wipe %s: %s is not devstack data", root, e.Name())
 		}
 	}
+	lock, err := lockRoot(root)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	if err := stopStaleCluster(ctx, filepath.Join(root, "pg"), log); err != nil {
 		return err
 	}
