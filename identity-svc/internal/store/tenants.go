@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,20 +14,29 @@ import (
 	"github.com/paylane/paylane/libs/pgdb"
 )
 
-const tenantColumns = `id, name, default_currency, default_region, coalesce(sms_number, ''),
-	ai_gateway, opt_in, coalesce(api_requests_per_minute, 0),
-	coalesce(batch_submissions_per_minute, 0), coalesce(batches_in_flight, 0),
-	created_at, updated_at`
+// tenantColumns lists the columns tenantFields scans, qualified with the
+// table name or alias a (so they can be joined with tokens).
+func tenantColumns(a string) string {
+	return strings.ReplaceAll(`$.id, $.name, $.default_currency, $.default_region, coalesce($.sms_number, ''),
+	$.ai_gateway, $.opt_in, coalesce($.api_requests_per_minute, 0),
+	coalesce($.batch_submissions_per_minute, 0), coalesce($.batches_in_flight, 0),
+	$.created_at, $.updated_at`, "$", a)
+}
 
 const smsNumberKey = "tenants_sms_number_key"
 
 func scanTenant(row pgx.Row) (tenant.Tenant, error) {
 	var t tenant.Tenant
-	err := row.Scan(&t.ID, &t.Name, &t.DefaultCurrency, &t.DefaultRegion, &t.SMSNumber,
+	err := row.Scan(tenantFields(&t)...)
+	return t, err
+}
+
+// tenantFields are the scan destinations of tenantColumns.
+func tenantFields(t *tenant.Tenant) []any {
+	return []any{&t.ID, &t.Name, &t.DefaultCurrency, &t.DefaultRegion, &t.SMSNumber,
 		&t.Flags.AIGateway, &t.Flags.OptIn, &t.Limits.APIRequestsPerMinute,
 		&t.Limits.BatchSubmissionsPerMinute, &t.Limits.BatchesInFlight,
-		&t.CreatedAt, &t.UpdatedAt)
-	return t, err
+		&t.CreatedAt, &t.UpdatedAt}
 }
 
 // tenantArgs are the values of the mutable columns, in the order the
@@ -50,7 +60,7 @@ func (s *Store) CreateTenant(ctx context.Context, t tenant.Tenant) (tenant.Tenan
 				batches_in_flight, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, nullif($8, 0), nullif($9, 0),
 				nullif($10, 0), $11, $11)
-			RETURNING `+tenantColumns, args...))
+			RETURNING `+tenantColumns("tenants"), args...))
 		if err != nil {
 			return tenantWriteError(err)
 		}
@@ -64,7 +74,7 @@ func (s *Store) CreateTenant(ctx context.Context, t tenant.Tenant) (tenant.Tenan
 
 // GetTenant reads a tenant; tenant.ErrNotFound when there is none.
 func (s *Store) GetTenant(ctx context.Context, id string) (tenant.Tenant, error) {
-	t, err := scanTenant(s.pool.QueryRow(ctx, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id))
+	t, err := scanTenant(s.pool.QueryRow(ctx, `SELECT `+tenantColumns("tenants")+` FROM tenants WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return tenant.Tenant{}, tenant.ErrNotFound
 	}
@@ -80,7 +90,7 @@ func (s *Store) ListTenants(ctx context.Context, limit, offset int) ([]tenant.Te
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM tenants`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("counting tenants: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+tenantColumns+` FROM tenants
+	rows, err := s.pool.Query(ctx, `SELECT `+tenantColumns("tenants")+` FROM tenants
 		ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing tenants: %w", err)
@@ -97,7 +107,7 @@ func (s *Store) ListTenants(ctx context.Context, limit, offset int) ([]tenant.Te
 func (s *Store) UpdateTenant(ctx context.Context, id string, change func(tenant.Tenant) (tenant.Tenant, error)) (tenant.Tenant, error) {
 	var updated tenant.Tenant
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		current, err := scanTenant(tx.QueryRow(ctx, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1 FOR UPDATE`, id))
+		current, err := scanTenant(tx.QueryRow(ctx, `SELECT `+tenantColumns("tenants")+` FROM tenants WHERE id = $1 FOR UPDATE`, id))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return tenant.ErrNotFound
 		}
@@ -116,7 +126,7 @@ func (s *Store) UpdateTenant(ctx context.Context, id string, change func(tenant.
 				api_requests_per_minute = nullif($8, 0), batch_submissions_per_minute = nullif($9, 0),
 				batches_in_flight = nullif($10, 0), updated_at = $11
 			WHERE id = $1
-			RETURNING `+tenantColumns, args...))
+			RETURNING `+tenantColumns("tenants"), args...))
 		if err != nil {
 			return tenantWriteError(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,15 +15,25 @@ import (
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
-const tokenColumns = `id, tenant_id, name, abilities, secret_sha256, expires_at, revoked_at, last_used_at, created_at`
+// tokenColumns lists the columns tokenFields scans, qualified with the table
+// name or alias a.
+func tokenColumns(a string) string {
+	return strings.ReplaceAll(`$.id, $.tenant_id, $.name, $.abilities, $.secret_sha256, $.expires_at,
+	$.revoked_at, $.last_used_at, $.created_at`, "$", a)
+}
 
 const routeTenantFKey = "token_routes_tenant_id_fkey"
 
 func scanToken(row pgx.Row) (token.Token, error) {
 	var t token.Token
-	err := row.Scan(&t.ID, &t.TenantID, &t.Name, &t.Abilities, &t.SecretSHA256,
-		&t.ExpiresAt, &t.RevokedAt, &t.LastUsedAt, &t.CreatedAt)
+	err := row.Scan(tokenFields(&t)...)
 	return t, err
+}
+
+// tokenFields are the scan destinations of tokenColumns.
+func tokenFields(t *token.Token) []any {
+	return []any{&t.ID, &t.TenantID, &t.Name, &t.Abilities, &t.SecretSHA256,
+		&t.ExpiresAt, &t.RevokedAt, &t.LastUsedAt, &t.CreatedAt}
 }
 
 // CreateToken reserves a token number in the routing table and stores the
@@ -44,7 +55,7 @@ func (s *Store) CreateToken(ctx context.Context, tenantID string, m token.Mint, 
 		created, err = scanToken(tx.QueryRow(ctx, `
 			INSERT INTO tokens (id, tenant_id, name, abilities, secret_sha256, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)
-			RETURNING `+tokenColumns, id, tenantID, m.Name, m.Abilities, secretHash, m.ExpiresAt, now))
+			RETURNING `+tokenColumns("tokens"), id, tenantID, m.Name, m.Abilities, secretHash, m.ExpiresAt, now))
 		if err != nil {
 			return fmt.Errorf("inserting token: %w", err)
 		}
@@ -67,7 +78,7 @@ func (s *Store) ListTokens(ctx context.Context, tenantID string, limit, offset i
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM tokens`).Scan(&total); err != nil {
 			return fmt.Errorf("counting tokens: %w", err)
 		}
-		rows, err := tx.Query(ctx, `SELECT `+tokenColumns+` FROM tokens
+		rows, err := tx.Query(ctx, `SELECT `+tokenColumns("tokens")+` FROM tokens
 			ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, offset)
 		if err != nil {
 			return fmt.Errorf("querying tokens: %w", err)
@@ -129,8 +140,9 @@ func (s *Store) Introspect(ctx context.Context, id int64, now time.Time, check f
 		ten tenant.Tenant
 	)
 	err = tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		var err error
-		tok, err = scanToken(tx.QueryRow(ctx, `SELECT `+tokenColumns+` FROM tokens WHERE id = $1`, id))
+		row := tx.QueryRow(ctx, `SELECT `+tokenColumns("k")+`, `+tenantColumns("t")+`
+			FROM tokens k JOIN tenants t ON t.id = k.tenant_id WHERE k.id = $1`, id)
+		err := row.Scan(append(tokenFields(&tok), tenantFields(&ten)...)...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return token.ErrInvalid
 		}
@@ -139,10 +151,6 @@ func (s *Store) Introspect(ctx context.Context, id int64, now time.Time, check f
 		}
 		if err := check(tok); err != nil {
 			return err
-		}
-		ten, err = scanTenant(tx.QueryRow(ctx, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, tenantID))
-		if err != nil {
-			return fmt.Errorf("loading tenant: %w", err)
 		}
 		if !tok.NeedsTouch(now) {
 			return nil
