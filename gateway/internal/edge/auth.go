@@ -62,7 +62,7 @@ func (p *public) limitToken(c *fiber.Ctx, intro *client.Introspection) error {
 // that fails (Redis down) lets the request through: the limits protect the
 // platform, an outage of their store must not take the API down.
 func (p *public) limit(c *fiber.Ctx, key string, perMinute int) error {
-	res, err := p.limiter.Allow(c.UserContext(), "gateway:"+key, perMinute)
+	res, err := p.cfg.Limiter.Allow(c.UserContext(), "gateway:"+key, perMinute)
 	if err != nil {
 		p.log.WarnContext(c.UserContext(), "rate limiter failed, request let through",
 			"request_id", reqid.From(c.UserContext()), "error", err.Error())

@@ -12,7 +12,6 @@ import (
 	"github.com/paylane/paylane/gateway/internal/routing"
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/apierr"
-	"github.com/paylane/paylane/libs/ratelimit"
 )
 
 // kind says how the gateway treats a request once its route is known.
@@ -34,13 +33,11 @@ type target struct {
 }
 
 type public struct {
-	cfg       Config
-	base      string
-	health    string
-	document  string
-	log       *slog.Logger
-	forwarder *proxy.Forwarder
-	limiter   ratelimit.Limiter
+	cfg      Config
+	base     string // the API's path prefix, /api/v1
+	health   string
+	document string
+	log      *slog.Logger
 }
 
 // New returns the public edge application.
@@ -50,8 +47,7 @@ func New(cfg Config) *fiber.App {
 	}
 	base := cfg.Table.Base()
 	p := &public{
-		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json",
-		log: cfg.Logger, forwarder: cfg.Forwarder, limiter: cfg.Limiter,
+		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json", log: cfg.Logger,
 	}
 	app := newApp(cfg.Logger, cfg.Registry, "gateway")
 	app.Use(p.serve)
@@ -147,7 +143,7 @@ func (p *public) forward(c *fiber.Ctx, upstream, authorization string) error {
 	} else {
 		r.Proto, r.Host = requestOrigin(c)
 	}
-	return p.forwarder.Forward(c, r)
+	return p.cfg.Forwarder.Forward(c, r)
 }
 
 // requestOrigin is the scheme and Host the client used. Fiber's Protocol and
