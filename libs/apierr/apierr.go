@@ -3,6 +3,7 @@
 package apierr
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -70,13 +71,24 @@ type Body struct {
 	RequestID string `json:"request_id,omitempty"`
 }
 
-// Marshal renders the error envelope with the given request id.
+// Marshal renders the error envelope with the given request id. HTML
+// characters are kept as they are ("paid -> cancelled", not "\u003e").
 func (e *Error) Marshal(requestID string) []byte {
-	b, err := json.Marshal(Envelope{Error: Body{Code: e.Code, Message: e.Message, Details: e.Details, RequestID: requestID}})
+	b, err := encode(Envelope{Error: Body{Code: e.Code, Message: e.Message, Details: e.Details, RequestID: requestID}})
 	if err != nil { // details that cannot be encoded: drop them rather than fail the response
-		b, _ = json.Marshal(Envelope{Error: Body{Code: e.Code, Message: e.Message, RequestID: requestID}})
+		b, _ = encode(Envelope{Error: Body{Code: e.Code, Message: e.Message, RequestID: requestID}})
 	}
 	return b
+}
+
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Validation returns a 422 validation_failed error whose details map each

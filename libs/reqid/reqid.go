@@ -4,7 +4,6 @@ package reqid
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/paylane/paylane/libs/ids"
 )
@@ -12,15 +11,34 @@ import (
 // Header is the request id header on every request and response.
 const Header = "X-Request-Id"
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // Valid reports whether a client-supplied id may be echoed: at most 64
 // characters and a ULID or a UUID.
 func Valid(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
-	return ids.Valid(s) || uuidPattern.MatchString(s)
+	return ids.Valid(s) || isUUID(s)
+}
+
+// isUUID reports whether s is a UUID in its 8-4-4-4-12 hexadecimal form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Resolve returns the client's id when it is valid, else a fresh ULID.
