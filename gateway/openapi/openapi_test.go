@@ -13,10 +13,7 @@ import (
 
 func TestDocumentIsValidOpenAPI31(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
-	if err != nil {
-		t.Fatalf("loading openapi.yaml: %v", err)
-	}
+	doc := loadDoc(t)
 	if !doc.IsOpenAPI31OrLater() {
 		t.Fatalf("openapi = %q, want 3.1.x", doc.OpenAPI)
 	}
@@ -56,10 +53,7 @@ func TestJSONMatchesYAML(t *testing.T) {
 // routed as /api/v1/api/v1/... and never match.
 func TestPathsAreRelativeToServer(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := loadDoc(t)
 	for p := range doc.Paths.Map() {
 		if strings.HasPrefix(p, "/api/") || !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
 			t.Errorf("path %q: write it relative to /api/v1, starting with / and without a trailing /", p)
@@ -69,10 +63,7 @@ func TestPathsAreRelativeToServer(t *testing.T) {
 
 func TestEveryOperationHasCommonErrorResponses(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := loadDoc(t)
 	for p, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			if op.Responses.Value("429") == nil {
@@ -117,4 +108,17 @@ func TestServedNamesThePublicHost(t *testing.T) {
 			}
 		})
 	}
+}
+
+func loadDoc(t *testing.T) *openapi3.T {
+	t.Helper()
+	b, err := openapi.JSON()
+	if err != nil {
+		t.Fatalf("merging the document: %v", err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(b)
+	if err != nil {
+		t.Fatalf("loading the document: %v", err)
+	}
+	return doc
 }
