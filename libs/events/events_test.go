@@ -88,3 +88,42 @@ func TestNewRejectsUnencodableData(t *testing.T) {
 		t.Fatal("New accepted a func as data")
 	}
 }
+
+func TestMatches(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		pattern, typ string
+		want         bool
+	}{
+		{"*", "contact.created", true},
+		{"contact.*", "contact.created", true},
+		{"contact.*", "contact.batch.completed", true},
+		{"contact.*", "receivable.created", false},
+		{"contact.created", "contact.created", true},
+		{"contact.created", "contact.updated", false},
+		{"contact.batch.*", "contact.batch.completed", false},
+		{".*", "contact.created", false},
+	}
+	for _, tt := range tests {
+		if got := events.Matches(tt.pattern, tt.typ); got != tt.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", tt.pattern, tt.typ, got, tt.want)
+		}
+	}
+}
+
+func TestCatalogTypesHaveTopics(t *testing.T) {
+	t.Parallel()
+	for _, typ := range events.Catalog() {
+		if events.TopicFor(typ) == "" {
+			t.Errorf("%s has no topic", typ)
+		}
+		if !events.IsPublic(typ) {
+			t.Errorf("%s not public", typ)
+		}
+	}
+	for _, typ := range []string{"token.revoked", "tenant.updated", "notification.requested"} {
+		if events.IsPublic(typ) {
+			t.Errorf("%s must not be public", typ)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func topicByDomain(domain string) string {
 		return TopicIdentity
 	case "contact":
 		return TopicContacts
-	case "receivable", "payable", "transaction":
+	case "receivable", "payable", "transaction", "notification":
 		return TopicTransactions
 	case "message":
 		return TopicMessages
@@ -38,8 +38,8 @@ func topicByDomain(domain string) string {
 
 // TopicFor returns the topic of an event type: <x>.batch.completed on
 // batches (whatever x is), the others by their first segment (token.* and
-// tenant.* on identity; contact.*; receivable.*, payable.* and transaction.* on
-// transactions; message.*; opt_in.* and suppression.* on optins). It returns ""
+// tenant.* on identity; contact.*; receivable.*, payable.*, transaction.* and
+// notification.* on transactions; message.*; opt_in.* and suppression.* on optins). It returns ""
 // for a type of no known domain.
 func TopicFor(eventType string) string {
 	if strings.HasSuffix(eventType, ".batch.completed") {

@@ -1,0 +1,60 @@
+package events
+
+import "time"
+
+// Internal event types exchanged between transactions-svc and optin-svc.
+const (
+	// TypeNotificationRequested asks the messaging service to send an SMS.
+	// transactions-svc publishes it; optin-svc turns it into a message.
+	TypeNotificationRequested = "notification.requested"
+)
+
+// Public message event types (optin-svc publishes them on TopicMessages);
+// transactions-svc consumes them to keep a transaction's latest_message.
+const (
+	TypeMessageSent       = "message.sent"
+	TypeMessageDelivered  = "message.delivered"
+	TypeMessageFailed     = "message.failed"
+	TypeMessageSuppressed = "message.suppressed"
+)
+
+// Notification kinds.
+const (
+	KindPaymentLink  = "payment_link"       // receivable link (first send or resend)
+	KindPayoutLink   = "payout_link"        // payable destination-selection link
+	KindFollowUp     = "campaign_follow_up" // a campaign step
+	KindOptInConfirm = "opt_in_confirmation"
+	KindHelp         = "help"
+)
+
+// NotificationRequested is the data of notification.requested.
+type NotificationRequested struct {
+	// NotificationID identifies the request; the messaging service sends at
+	// most one SMS per id, so a redelivered event sends nothing twice.
+	NotificationID string `json:"notification_id"`
+	Kind           string `json:"kind"`
+	TransactionID  string `json:"transaction_id,omitempty"`
+	// Direction is receivable or payable for transaction notifications.
+	Direction string `json:"direction,omitempty"`
+	ContactID string `json:"contact_id,omitempty"`
+	// To is the recipient's E.164 phone number.
+	To string `json:"to"`
+	// Body is the text to send; it may carry a signed link, so it is never
+	// logged.
+	Body string `json:"body"`
+}
+
+// Message is the data of the message.* events: the state of one SMS.
+type Message struct {
+	ID             string     `json:"id"`
+	NotificationID string     `json:"notification_id,omitempty"`
+	TransactionID  string     `json:"transaction_id,omitempty"`
+	ContactID      string     `json:"contact_id,omitempty"`
+	Channel        string     `json:"channel"` // sms
+	Status         string     `json:"status"`  // queued, sent, delivered, failed, suppressed
+	ToLast4        string     `json:"to_last4"`
+	SentAt         *time.Time `json:"sent_at"`
+	FailureReason  string     `json:"failure_reason,omitempty"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+}
