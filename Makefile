@@ -6,11 +6,13 @@ PG_BIN ?= /usr/lib/postgresql/15/bin
 
 .PHONY: run test bench reset lint deps build
 
-## deps: install what the stack and the tests need when it is missing (Debian, root or sudo).
+## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
+## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks).
 deps:
 	@need=""; \
 	if [ ! -x "$(PG_BIN)/initdb" ] && ! command -v pg_config >/dev/null 2>&1; then need="$$need postgresql"; fi; \
 	if ! command -v redis-server >/dev/null 2>&1; then need="$$need redis-server"; fi; \
+	if ! command -v chromium >/dev/null 2>&1; then need="$$need chromium"; fi; \
 	if [ -n "$$need" ]; then \
 		echo "installing:$$need"; \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
