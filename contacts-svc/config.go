@@ -1,0 +1,133 @@
+package contacts
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/paylane/paylane/libs/obs"
+)
+
+// Config is everything contacts-svc needs to run, filled from the
+// environment by ConfigFromEnv or built directly (devstack, tests).
+type Config struct {
+	// HTTPAddr serves /api/v1 (through the gateway) and /internal/v1 (HTTP_ADDR, ":8080").
+	HTTPAddr string
+	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
+	InternalAddr string
+	// DatabaseURL is the app role's DSN (DATABASE_URL).
+	DatabaseURL string
+	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
+	MigrateDatabaseURL string
+	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
+	DBMaxConns int32
+	// KafkaBrokers receive the outbox's events; empty runs no relay (KAFKA_BROKERS).
+	KafkaBrokers []string
+	// IdentityURL is identity-svc's base URL; internal tokens are verified
+	// with the keys of IdentityURL/internal/v1/jwks (IDENTITY_URL).
+	IdentityURL string
+	// DefaultRegion reads national phone numbers (DEFAULT_REGION, "US"),
+	// until the internal token carries the tenant's own region.
+	DefaultRegion string
+	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
+	Logger *slog.Logger
+	// Ready, when set, is called with the bound addresses once every listener is up.
+	Ready func(Addrs)
+}
+
+// Addrs are the addresses Run listens on.
+type Addrs struct {
+	HTTP, Internal string
+}
+
+// Defaults of the configuration.
+const (
+	DefaultHTTPAddr      = ":8080"
+	DefaultInternalAddr  = ":9090"
+	DefaultDBMaxConns    = 10
+	DefaultRegion        = "US"
+	jwksPath             = "/internal/v1/jwks"
+	serviceName          = "contacts-svc"
+	maxDBConnsConfigured = 1000
+)
+
+var regionPattern = regexp.MustCompile(`^[A-Z]{2}$`)
+
+// ConfigFromEnv reads the configuration from the environment. It fails on
+// values that cannot be parsed; Validate (called by Run) checks the rest.
+func ConfigFromEnv() (Config, error) {
+	cfg := Config{
+		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		DatabaseURL:        os.Getenv("DATABASE_URL"),
+		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
+		DBMaxConns:         DefaultDBMaxConns,
+		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		IdentityURL:        os.Getenv("IDENTITY_URL"),
+		DefaultRegion:      strings.ToUpper(envOr("DEFAULT_REGION", DefaultRegion)),
+	}
+	var errs []error
+	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("DB_MAX_CONNS: %w", err))
+		}
+		cfg.DBMaxConns = int32(n)
+	}
+	level := slog.LevelInfo
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("LOG_LEVEL: %w", err))
+		}
+	}
+	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
+	return cfg, errors.Join(errs...)
+}
+
+// Validate reports every problem of the configuration at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.HTTPAddr == "" {
+		errs = append(errs, errors.New("HTTP_ADDR is required"))
+	}
+	if c.InternalAddr == "" {
+		errs = append(errs, errors.New("INTERNAL_ADDR is required"))
+	}
+	if c.DatabaseURL == "" {
+		errs = append(errs, errors.New("DATABASE_URL is required"))
+	}
+	if c.DBMaxConns < 1 || c.DBMaxConns > maxDBConnsConfigured {
+		errs = append(errs, fmt.Errorf("DB_MAX_CONNS must be between 1 and %d", maxDBConnsConfigured))
+	}
+	if !strings.HasPrefix(c.IdentityURL, "http://") && !strings.HasPrefix(c.IdentityURL, "https://") {
+		errs = append(errs, errors.New("IDENTITY_URL must be the http(s) base URL of identity-svc"))
+	}
+	if !regionPattern.MatchString(c.DefaultRegion) {
+		errs = append(errs, errors.New("DEFAULT_REGION must be an ISO 3166-1 alpha-2 code such as US"))
+	}
+	return errors.Join(errs...)
+}
+
+// jwksURL is where identity-svc publishes the keys of internal tokens.
+func (c Config) jwksURL() string { return strings.TrimRight(c.IdentityURL, "/") + jwksPath }
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

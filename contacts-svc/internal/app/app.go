@@ -1,0 +1,118 @@
+// Package app holds contacts-svc's use cases, one per file. A use case
+// validates its input with the domain's rules, opens one tenant-scoped
+// transaction (store.Write or store.Read), decides and writes in it, and
+// records the events the change emits in the same transaction. It knows
+// nothing of HTTP.
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/ids"
+)
+
+// Scope is who a use case acts for: the tenant, and the region national
+// phone numbers are read in.
+type Scope struct {
+	TenantID string
+	Region   string
+}
+
+// OptIns answers a contact's opt-in status and consents, which optin-svc
+// owns. NoOptIns stands in until it exists.
+type OptIns interface {
+	OptIn(ctx context.Context, tenantID, contactID string) (contact.OptIn, error)
+}
+
+// NoOptIns reports every contact as "none" with no consents: right while the
+// deployment has no optin-svc.
+type NoOptIns struct{}
+
+// OptIn implements OptIns.
+func (NoOptIns) OptIn(context.Context, string, string) (contact.OptIn, error) {
+	return contact.OptIn{Status: contact.OptInNone, Consents: []contact.Consent{}}, nil
+}
+
+// App runs the use cases.
+type App struct {
+	store  *store.Store
+	optIns OptIns
+	now    func() time.Time
+}
+
+// New returns the use cases on a store; optIns answers the opt-in part of a
+// contact read (NoOptIns when nil).
+func New(s *store.Store, optIns OptIns) *App {
+	if optIns == nil {
+		optIns = NoOptIns{}
+	}
+	return &App{store: s, optIns: optIns, now: time.Now}
+}
+
+// timestamp returns now as Postgres keeps it (UTC, microseconds), so what a
+// use case returns equals what a later read returns.
+func (a *App) timestamp() time.Time {
+	return a.now().UTC().Truncate(time.Microsecond)
+}
+
+// Page selects part of a collection.
+type Page struct {
+	Limit, Offset int
+}
+
+// checkID answers ErrNotFound for an id that is not a ULID, before any query:
+// such an id names nothing (404, not a database error).
+func checkID(id string) error {
+	if !ids.Valid(id) {
+		return contact.ErrNotFound
+	}
+	return nil
+}
+
+// rules loads what validating a contact needs.
+func rules(ctx context.Context, tx *store.Tx, scope Scope) (contact.Rules, error) {
+	defs, err := tx.AllDefinitions(ctx)
+	if err != nil {
+		return contact.Rules{}, err
+	}
+	return contact.Rules{Region: scope.Region, Definitions: defs}, nil
+}
+
+// claimIdentity returns the phone record of f.Phone and checks that no live
+// contact other than self (empty for a new contact) holds the phone or the
+// external id: a *ValidationError naming each field taken.
+func claimIdentity(ctx context.Context, tx *store.Tx, f contact.Fields, self string) (string, error) {
+	phoneID, err := tx.EnsurePhone(ctx, f.Phone)
+	if err != nil {
+		return "", err
+	}
+	ext := ""
+	if f.ExternalID != nil {
+		ext = *f.ExternalID
+	}
+	phoneOwner, extOwner, err := tx.LiveOwners(ctx, phoneID, ext)
+	if err != nil {
+		return "", err
+	}
+	taken := map[string][]string{}
+	if phoneOwner != "" && phoneOwner != self {
+		taken["phone"] = []string{contact.MsgPhoneTaken}
+	}
+	if extOwner != "" && extOwner != self {
+		taken["external_id"] = []string{contact.MsgExternalIDTaken}
+	}
+	if len(taken) > 0 {
+		return "", &contact.ValidationError{Fields: taken}
+	}
+	return phoneID, nil
+}
+
+// isValidation reports whether err is a domain validation error.
+func isValidation(err error) bool {
+	var ve *contact.ValidationError
+	return errors.As(err, &ve)
+}

@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/contacts-svc/internal/wire"
+	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/reqid"
+)
+
+// Event types of contacts (contract section 9). Every state change (delete,
+// restore) also emits contact.updated.
+const (
+	EventCreated  = "contact.created"
+	EventUpdated  = "contact.updated"
+	EventDeleted  = "contact.deleted"
+	EventRestored = "contact.restored"
+)
+
+// publish records events of types about c in the outbox of tx. The data is
+// the contact as the API shows it, deleted_at included, without the opt-in
+// fields.
+func publish(ctx context.Context, tx *store.Tx, c contact.Contact, types ...string) error {
+	data := wire.NewContact(c, true)
+	for _, typ := range types {
+		env, err := events.New(typ, tx.TenantID(), reqid.From(ctx), data)
+		if err != nil {
+			return err
+		}
+		if err := tx.Publish(ctx, env); err != nil {
+			return err
+		}
+	}
+	return nil
+}

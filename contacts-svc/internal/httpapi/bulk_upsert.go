@@ -1,0 +1,81 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/contacts-svc/internal/app"
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/contacts-svc/internal/wire"
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// bulkBody is the body of POST /internal/v1/contacts/bulk-upsert: a chunk
+// of a contacts batch. Item i is row first_row_index + i of the batch; each
+// item is a POST /contacts body.
+type bulkBody struct {
+	BatchID       string            `json:"batch_id"`
+	OnDuplicate   string            `json:"on_duplicate"`
+	FirstRowIndex int               `json:"first_row_index"`
+	EmitEvents    bool              `json:"emit_events"`
+	Items         []json.RawMessage `json:"items"`
+}
+
+// bulkUpsert answers POST /internal/v1/contacts/bulk-upsert with one result
+// per item, in order: 200 {data: [{row_index, contact_id?, action, errors?}]}.
+func (h *Handlers) bulkUpsert(c *fiber.Ctx) error {
+	var body bulkBody
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	req := app.BulkRequest{
+		BatchID: body.BatchID, OnDuplicate: contact.OnDuplicate(body.OnDuplicate), EmitEvents: body.EmitEvents,
+		Rows: make([]app.BulkRow, len(body.Items)),
+	}
+	if req.OnDuplicate == "" {
+		req.OnDuplicate = contact.DuplicateUpdate
+	}
+	for i, raw := range body.Items {
+		item, problems := decodeItem(raw)
+		req.Rows[i] = app.BulkRow{Index: body.FirstRowIndex + i, Input: item.input(), Invalid: problems}
+	}
+	results, err := h.app.BulkUpsert(c.UserContext(), h.scope(c), req)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, wire.NewRowResults(results))
+}
+
+// decodeItem reads one item as strictly as httpx.Decode reads a body, but
+// reports problems per field for the row instead of failing the request.
+func decodeItem(raw json.RawMessage) (contactBody, map[string][]string) {
+	var item contactBody
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return item, map[string][]string{"item": {"The item must be a JSON object."}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&item)
+	if err == nil {
+		return item, nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		kind := "a string"
+		if strings.HasPrefix(te.Field, "custom_fields") {
+			kind = "an object"
+		}
+		return item, map[string][]string{te.Field: {"The " + te.Field + " field must be " + kind + "."}}
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		f = strings.Trim(f, `"`)
+		return item, map[string][]string{f: {"The " + f + " field is not allowed."}}
+	}
+	return item, map[string][]string{"item": {"The item contains an invalid value."}}
+}

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/contacts-svc/internal/app"
+	"github.com/paylane/paylane/contacts-svc/internal/wire"
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// lookupContact answers GET /internal/v1/contacts/{contact}: the contact,
+// live or soft-deleted, with deleted_at.
+func (h *Handlers) lookupContact(c *fiber.Ctx) error {
+	ct, err := h.app.LookupContact(c.UserContext(), h.scope(c), c.Params("contact"), true)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, true))
+}
+
+// foundOrCreated is the answer of find-or-create.
+type foundOrCreated struct {
+	Contact wire.Contact `json:"contact"`
+	Created bool         `json:"created"`
+}
+
+// findOrCreate answers POST /internal/v1/contacts/find-or-create: 200 with
+// the live contact of the external id, or 201 with a new contact.
+func (h *Handlers) findOrCreate(c *fiber.Ctx) error {
+	var body contactBody
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c), body.input())
+	if err != nil {
+		return apiError(err)
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return httpx.Data(c, status, foundOrCreated{Contact: wire.NewContact(ct, true), Created: created})
+}
+
+// searchContacts answers GET /internal/v1/contacts/search?name=&phone=&email=&limit=.
+func (h *Handlers) searchContacts(c *fiber.Ctx) error {
+	limit := 0
+	if v := c.Query("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return apierr.Field("limit", "The limit must be between 1 and 50.")
+		}
+		limit = n
+	}
+	q := app.SearchQuery{Name: c.Query("name"), Phone: c.Query("phone"), Email: c.Query("email"), Limit: limit}
+	list, err := h.app.SearchContacts(c.UserContext(), h.scope(c), q)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, wire.NewCandidates(list))
+}

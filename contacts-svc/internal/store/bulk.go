@@ -1,0 +1,197 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+)
+
+// LockBatch serialises bulk upserts of one batch id in the tenant until the
+// transaction ends, so two workers resuming the same batch cannot both write
+// a row: the second waits and then finds the first one's recorded rows.
+func (t *Tx) LockBatch(ctx context.Context, batchID string) error {
+	_, err := t.tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1 || '/contact-batch/' || $2, 0))`,
+		t.tenantID, batchID)
+	if err != nil {
+		return fmt.Errorf("locking batch: %w", err)
+	}
+	return nil
+}
+
+// BatchRows returns the recorded outcomes of the given rows of a batch.
+func (t *Tx) BatchRows(ctx context.Context, batchID string, indexes []int) (map[int]contact.RowResult, error) {
+	rows, err := t.tx.Query(ctx, `SELECT row_index, coalesce(contact_id, ''), action, errors FROM contact_batch_rows
+		WHERE tenant_id = $1 AND batch_id = $2 AND row_index = ANY($3)`, t.tenantID, batchID, indexes)
+	if err != nil {
+		return nil, fmt.Errorf("reading batch rows: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]contact.RowResult{}
+	for rows.Next() {
+		var r contact.RowResult
+		var action string
+		if err := rows.Scan(&r.RowIndex, &r.ContactID, &action, &r.Errors); err != nil {
+			return nil, fmt.Errorf("reading batch rows: %w", err)
+		}
+		r.Action = contact.RowAction(action)
+		out[r.RowIndex] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading batch rows: %w", err)
+	}
+	return out, nil
+}
+
+// RecordBatchRows stores the outcomes of rows of a batch in one statement.
+func (t *Tx) RecordBatchRows(ctx context.Context, batchID string, results []contact.RowResult) error {
+	n := len(results)
+	idx, contactIDs, actions, errs := make([]int32, n), make([]*string, n), make([]string, n), make([]*string, n)
+	for i, r := range results {
+		idx[i], actions[i] = int32(r.RowIndex), string(r.Action)
+		if r.ContactID != "" {
+			contactIDs[i] = &r.ContactID
+		}
+		if len(r.Errors) > 0 {
+			b, err := json.Marshal(r.Errors)
+			if err != nil {
+				return fmt.Errorf("encoding row errors: %w", err)
+			}
+			s := string(b)
+			errs[i] = &s
+		}
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO contact_batch_rows (tenant_id, batch_id, row_index, contact_id, action, errors)
+		SELECT $1, $2, u.row_index, u.contact_id, u.action, u.errors::jsonb
+		  FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u(row_index, contact_id, action, errors)`,
+		t.tenantID, batchID, idx, contactIDs, actions, errs)
+	if err != nil {
+		return fmt.Errorf("recording batch rows: %w", err)
+	}
+	return nil
+}
+
+// LiveByExternalIDs returns the live contacts with the given external ids,
+// by external id.
+func (t *Tx) LiveByExternalIDs(ctx context.Context, externalIDs []string) (map[string]contact.Contact, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+contactColumns+contactFrom+`
+		WHERE c.tenant_id = $1 AND c.external_id = ANY($2) AND c.deleted_at IS NULL`, t.tenantID, externalIDs)
+	if err != nil {
+		return nil, fmt.Errorf("reading contacts by external id: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (contact.Contact, error) { return scanContact(r) })
+	if err != nil {
+		return nil, fmt.Errorf("reading contacts by external id: %w", err)
+	}
+	out := make(map[string]contact.Contact, len(list))
+	for _, c := range list {
+		out[*c.ExternalID] = c
+	}
+	return out, nil
+}
+
+// LivePhoneOwners returns, for each phone record id held by a live contact,
+// that contact's id.
+func (t *Tx) LivePhoneOwners(ctx context.Context, phoneIDs []string) (map[string]string, error) {
+	rows, err := t.tx.Query(ctx, `SELECT phone_id, id FROM contacts
+		WHERE tenant_id = $1 AND phone_id = ANY($2) AND deleted_at IS NULL`, t.tenantID, phoneIDs)
+	if err != nil {
+		return nil, fmt.Errorf("reading phone owners: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var phoneID, id string
+		if err := rows.Scan(&phoneID, &id); err != nil {
+			return nil, fmt.Errorf("reading phone owners: %w", err)
+		}
+		out[phoneID] = id
+	}
+	return out, rows.Err()
+}
+
+// contactColumnsOf turns contacts into the column arrays of an unnest.
+type contactArrays struct {
+	ids, phoneIDs, customFields                []string
+	externalIDs, firstNames, lastNames, emails []*string
+	createdAt, updatedAt                       []time.Time
+}
+
+func arraysOf(list []contact.Contact) (contactArrays, error) {
+	n := len(list)
+	a := contactArrays{
+		ids: make([]string, n), phoneIDs: make([]string, n), customFields: make([]string, n),
+		externalIDs: make([]*string, n), firstNames: make([]*string, n), lastNames: make([]*string, n),
+		emails: make([]*string, n), createdAt: make([]time.Time, n), updatedAt: make([]time.Time, n),
+	}
+	for i, c := range list {
+		cf, err := json.Marshal(c.CustomFields)
+		if err != nil {
+			return a, fmt.Errorf("encoding custom fields: %w", err)
+		}
+		a.ids[i], a.phoneIDs[i], a.customFields[i] = c.ID, c.PhoneID, string(cf)
+		a.externalIDs[i], a.firstNames[i], a.lastNames[i], a.emails[i] = c.ExternalID, c.FirstName, c.LastName, c.Email
+		a.createdAt[i], a.updatedAt[i] = c.CreatedAt, c.UpdatedAt
+	}
+	return a, nil
+}
+
+// InsertContacts stores new live contacts in one statement.
+func (t *Tx) InsertContacts(ctx context.Context, list []contact.Contact) error {
+	if len(list) == 0 {
+		return nil
+	}
+	a, err := arraysOf(list)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(ctx, `INSERT INTO contacts
+		(id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
+		SELECT u.id, $1, u.external_id, u.first_name, u.last_name, u.phone_id, u.email, u.custom_fields::jsonb, u.created_at, u.updated_at
+		  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+		    AS u(id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)`,
+		t.tenantID, a.ids, a.externalIDs, a.firstNames, a.lastNames, a.phoneIDs, a.emails, a.customFields, a.createdAt, a.updatedAt)
+	if err != nil {
+		return fmt.Errorf("inserting contacts: %w", contactError(err))
+	}
+	return nil
+}
+
+// SaveContacts writes the mutable fields of existing live contacts in one
+// statement; each contact may appear once.
+func (t *Tx) SaveContacts(ctx context.Context, list []contact.Contact) error {
+	if len(list) == 0 {
+		return nil
+	}
+	a, err := arraysOf(list)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(ctx, `UPDATE contacts c SET external_id = u.external_id, first_name = u.first_name,
+		last_name = u.last_name, phone_id = u.phone_id, email = u.email, custom_fields = u.custom_fields::jsonb,
+		updated_at = u.updated_at
+		  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+		    AS u(id, external_id, first_name, last_name, phone_id, email, custom_fields, updated_at)
+		 WHERE c.tenant_id = $1 AND c.id = u.id`,
+		t.tenantID, a.ids, a.externalIDs, a.firstNames, a.lastNames, a.phoneIDs, a.emails, a.customFields, a.updatedAt)
+	if err != nil {
+		return fmt.Errorf("updating contacts: %w", contactError(err))
+	}
+	return nil
+}
+
+// LockExternalID serialises find-or-create calls for one external id in the
+// tenant until the transaction ends: the second caller waits, then finds
+// the contact the first one created instead of failing on the unique index.
+func (t *Tx) LockExternalID(ctx context.Context, externalID string) error {
+	_, err := t.tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1 || '/contact-external-id/' || $2, 0))`,
+		t.tenantID, externalID)
+	if err != nil {
+		return fmt.Errorf("locking external id: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/pgdb"
+)
+
+// contactColumns are the columns scanContact reads, in order.
+const contactColumns = `c.id, c.tenant_id, c.external_id, c.first_name, c.last_name, p.e164, c.phone_id,
+	c.email, c.custom_fields, c.created_at, c.updated_at, c.deleted_at`
+
+// contactFrom joins a contact to its phone record.
+const contactFrom = ` FROM contacts c JOIN phones p ON p.id = c.phone_id`
+
+func scanContact(row pgx.Row) (contact.Contact, error) {
+	var c contact.Contact
+	err := row.Scan(&c.ID, &c.TenantID, &c.ExternalID, &c.FirstName, &c.LastName, &c.Phone, &c.PhoneID,
+		&c.Email, &c.CustomFields, &c.CreatedAt, &c.UpdatedAt, &c.DeletedAt)
+	return c, err
+}
+
+// Lookup says which contacts a read may return and whether it locks the row.
+type Lookup struct {
+	WithTrashed bool
+	ForUpdate   bool
+}
+
+// Contact returns the contact with id, live only unless l.WithTrashed;
+// contact.ErrNotFound when there is none in the tenant.
+func (t *Tx) Contact(ctx context.Context, id string, l Lookup) (contact.Contact, error) {
+	q := `SELECT ` + contactColumns + contactFrom + ` WHERE c.tenant_id = $1 AND c.id = $2`
+	if !l.WithTrashed {
+		q += ` AND c.deleted_at IS NULL`
+	}
+	if l.ForUpdate {
+		q += ` FOR UPDATE OF c`
+	}
+	c, err := scanContact(t.tx.QueryRow(ctx, q, t.tenantID, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return contact.Contact{}, contact.ErrNotFound
+	}
+	if err != nil {
+		return contact.Contact{}, fmt.Errorf("reading contact: %w", err)
+	}
+	return c, nil
+}
+
+// LiveByExternalID returns the live contact with the external id, or
+// contact.ErrNotFound.
+func (t *Tx) LiveByExternalID(ctx context.Context, externalID string) (contact.Contact, error) {
+	q := `SELECT ` + contactColumns + contactFrom +
+		` WHERE c.tenant_id = $1 AND c.external_id = $2 AND c.deleted_at IS NULL`
+	c, err := scanContact(t.tx.QueryRow(ctx, q, t.tenantID, externalID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return contact.Contact{}, contact.ErrNotFound
+	}
+	if err != nil {
+		return contact.Contact{}, fmt.Errorf("reading contact by external id: %w", err)
+	}
+	return c, nil
+}
+
+// Filter narrows a list of contacts. Empty strings do not filter.
+type Filter struct {
+	// Phone is an E.164 number.
+	Phone       string
+	ExternalID  string
+	WithTrashed bool
+}
+
+// Contacts returns a page of contacts, newest first, and the total count.
+func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, int, error) {
+	where, args := []string{"c.tenant_id = $1"}, []any{t.tenantID}
+	if f.Phone != "" {
+		args = append(args, f.Phone)
+		where = append(where, "p.e164 = $"+strconv.Itoa(len(args)))
+	}
+	if f.ExternalID != "" {
+		args = append(args, f.ExternalID)
+		where = append(where, "c.external_id = $"+strconv.Itoa(len(args)))
+	}
+	if !f.WithTrashed {
+		where = append(where, "c.deleted_at IS NULL")
+	}
+	cond := " WHERE " + strings.Join(where, " AND ")
+	var total int
+	if err := t.tx.QueryRow(ctx, "SELECT count(*)"+contactFrom+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting contacts: %w", err)
+	}
+	if total == 0 || offset >= total {
+		return nil, total, nil
+	}
+	args = append(args, limit, offset)
+	q := "SELECT " + contactColumns + contactFrom + cond +
+		" ORDER BY c.created_at DESC, c.id DESC LIMIT $" + strconv.Itoa(len(args)-1) + " OFFSET $" + strconv.Itoa(len(args))
+	rows, err := t.tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (contact.Contact, error) { return scanContact(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+	}
+	return list, total, nil
+}
+
+// InsertContact stores a new contact whose PhoneID is set (EnsurePhone).
+func (t *Tx) InsertContact(ctx context.Context, c contact.Contact) error {
+	_, err := t.tx.Exec(ctx, `INSERT INTO contacts
+		(id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at, deleted_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		c.ID, t.tenantID, c.ExternalID, c.FirstName, c.LastName, c.PhoneID, c.Email, c.CustomFields,
+		c.CreatedAt, c.UpdatedAt, c.DeletedAt)
+	if err != nil {
+		return fmt.Errorf("inserting contact: %w", contactError(err))
+	}
+	return nil
+}
+
+// SaveContact writes every mutable field, the phone record and the
+// timestamps of an existing contact.
+func (t *Tx) SaveContact(ctx context.Context, c contact.Contact) error {
+	tag, err := t.tx.Exec(ctx, `UPDATE contacts SET external_id = $3, first_name = $4, last_name = $5,
+		phone_id = $6, email = $7, custom_fields = $8, updated_at = $9, deleted_at = $10
+		WHERE tenant_id = $1 AND id = $2`,
+		t.tenantID, c.ID, c.ExternalID, c.FirstName, c.LastName, c.PhoneID, c.Email, c.CustomFields,
+		c.UpdatedAt, c.DeletedAt)
+	if err != nil {
+		return fmt.Errorf("updating contact: %w", contactError(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return contact.ErrNotFound
+	}
+	return nil
+}
+
+// LiveOwners reports which live contact, if any, holds the phone record and
+// the external id (empty strings when none, or when externalID is empty).
+// The unique indexes decide in the end; this gives the friendly answer first.
+func (t *Tx) LiveOwners(ctx context.Context, phoneID, externalID string) (phoneOwner, externalIDOwner string, err error) {
+	err = t.tx.QueryRow(ctx, `SELECT
+		coalesce((SELECT id FROM contacts WHERE tenant_id = $1 AND phone_id = $2 AND deleted_at IS NULL), ''),
+		coalesce((SELECT id FROM contacts WHERE tenant_id = $1 AND external_id = $3 AND deleted_at IS NULL), '')`,
+		t.tenantID, phoneID, externalID).Scan(&phoneOwner, &externalIDOwner)
+	if err != nil {
+		return "", "", fmt.Errorf("checking live owners: %w", err)
+	}
+	return phoneOwner, externalIDOwner, nil
+}
+
+// contactError turns a violated unique index into the domain's error.
+func contactError(err error) error {
+	switch {
+	case pgdb.IsUniqueViolation(err, "contacts_live_phone_key"):
+		return contact.ErrPhoneTaken
+	case pgdb.IsUniqueViolation(err, "contacts_live_external_id_key"):
+		return contact.ErrExternalIDTaken
+	}
+	return err
+}

@@ -1,0 +1,57 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/paylane/paylane/libs/ids"
+)
+
+// ensurePhoneSQL returns the id of the tenant's record of a number, creating
+// it when missing. DO UPDATE (a no-op change) rather than DO NOTHING makes
+// RETURNING answer for an existing row too, and waits correctly for a
+// concurrent insert of the same number.
+const ensurePhoneSQL = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)
+ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164
+RETURNING id`
+
+// EnsurePhone returns the id of the canonical phone record of e164.
+func (t *Tx) EnsurePhone(ctx context.Context, e164 string) (string, error) {
+	var id string
+	if err := t.tx.QueryRow(ctx, ensurePhoneSQL, ids.New(), t.tenantID, e164).Scan(&id); err != nil {
+		return "", fmt.Errorf("ensuring phone record: %w", err)
+	}
+	return id, nil
+}
+
+// EnsurePhones is EnsurePhone for many numbers in one statement; it returns
+// the record id of each number.
+func (t *Tx) EnsurePhones(ctx context.Context, numbers []string) (map[string]string, error) {
+	// A number twice in one INSERT ... ON CONFLICT DO UPDATE is an error.
+	e164s := slices.Compact(slices.Sorted(slices.Values(numbers)))
+	newIDs := make([]string, len(e164s))
+	for i := range e164s {
+		newIDs[i] = ids.New()
+	}
+	rows, err := t.tx.Query(ctx, `INSERT INTO phones (id, tenant_id, e164)
+		SELECT u.id, $1, u.e164 FROM unnest($2::text[], $3::text[]) AS u(id, e164)
+		ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164
+		RETURNING e164, id`, t.tenantID, newIDs, e164s)
+	if err != nil {
+		return nil, fmt.Errorf("ensuring phone records: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]string, len(e164s))
+	for rows.Next() {
+		var e164, id string
+		if err := rows.Scan(&e164, &id); err != nil {
+			return nil, fmt.Errorf("ensuring phone records: %w", err)
+		}
+		out[e164] = id
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ensuring phone records: %w", err)
+	}
+	return out, nil
+}

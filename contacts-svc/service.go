@@ -1,0 +1,112 @@
+// Package contacts is contacts-svc: the tenant's contacts, their canonical
+// phone records and the contact field definitions. Run wires it together:
+// Postgres (migrations, the app pool), the HTTP listener with the public and
+// internal routes, the internal listener (probes, metrics), the outbox relay
+// to Kafka and the expiry of idempotency keys.
+package contacts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/paylane/paylane/contacts-svc/internal/app"
+	"github.com/paylane/paylane/contacts-svc/internal/httpapi"
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/contacts-svc/migrations"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/pgdb"
+)
+
+const (
+	// shutdownTimeout bounds the drain of the HTTP listener.
+	shutdownTimeout = 10 * time.Second
+	// cleanupInterval is how often expired idempotency keys are deleted.
+	cleanupInterval = time.Hour
+)
+
+// Migrate applies the migrations with the owner DSN and grants the app role
+// (the user of DatabaseURL) its DML rights.
+func Migrate(ctx context.Context, cfg Config) error {
+	if cfg.MigrateDatabaseURL == "" || cfg.DatabaseURL == "" {
+		return errors.New("migrating needs MIGRATE_DATABASE_URL and DATABASE_URL")
+	}
+	if err := pgdb.Migrate(ctx, cfg.MigrateDatabaseURL, pgdb.AppRole(cfg.DatabaseURL), migrations.Sets()...); err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// Run serves contacts-svc until ctx is done, then shuts down gracefully.
+func Run(ctx context.Context, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MigrateDatabaseURL != "" {
+		if err := Migrate(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return fmt.Errorf("opening database: %w", err)
+	}
+	defer pool.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	reg := obs.NewRegistry()
+	web := httpx.NewApp(log)
+	web.Use(obs.HTTPMetrics(reg, serviceName))
+	httpapi.Register(web, httpapi.Deps{
+		App:      app.New(store.New(pool), app.NoOptIns{}),
+		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),
+		Pool:     pool,
+		Region:   cfg.DefaultRegion,
+	})
+
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+	}
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- web.Listener(ln) }()
+
+	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, pool.Ping, log)
+	if err != nil {
+		_ = web.Shutdown()
+		return fmt.Errorf("serving internal listener: %w", err)
+	}
+
+	var workers sync.WaitGroup
+	workerErr := make(chan error, 1)
+	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	if len(cfg.KafkaBrokers) > 0 {
+		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
+		workers.Go(func() {
+			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+				workerErr <- fmt.Errorf("outbox relay: %w", err)
+			}
+		})
+	}
+
+	log.Info("contacts-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
+		"relay", len(cfg.KafkaBrokers) > 0)
+	if cfg.Ready != nil {
+		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
+	}
+	return wait(ctx, cancel, web.ShutdownWithTimeout, httpDone, internalDone, workerErr, &workers, log)
+}
