@@ -1,0 +1,167 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+)
+
+func TestContactsListNewestFirstWithFilters(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	base := time.Now().Add(-time.Hour)
+	var all []string
+	for i, phone := range []string{"+14155552671", "+14155552672", "+14155552673"} {
+		c := mustInsert(t, s, tenantA, newContact(phone, ptr("crm-"+phone[len(phone)-1:]), "Ada", base.Add(time.Duration(i)*time.Minute)))
+		all = append([]string{c.ID}, all...) // newest first
+	}
+	trashed := all[0]
+	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		c, err := tx.Contact(ctx, trashed, store.Lookup{ForUpdate: true})
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		c.DeletedAt = &now
+		return tx.SaveContact(ctx, c)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name          string
+		filter        store.Filter
+		limit, offset int
+		want          []string
+		wantTotal     int
+	}{
+		{"live only", store.Filter{}, 25, 0, all[1:], 2},
+		{"with trashed", store.Filter{WithTrashed: true}, 25, 0, all, 3},
+		{"second page", store.Filter{WithTrashed: true}, 2, 2, all[2:], 3},
+		{"past the end", store.Filter{WithTrashed: true}, 2, 4, nil, 3},
+		{"by phone", store.Filter{Phone: "+14155552672"}, 25, 0, all[1:2], 1},
+		{"by external id", store.Filter{ExternalID: "crm-1"}, 25, 0, all[2:], 1},
+		{"trashed by phone, live only", store.Filter{Phone: "+14155552673"}, 25, 0, nil, 0},
+		{"trashed by phone, with trashed", store.Filter{Phone: "+14155552673", WithTrashed: true}, 25, 0, all[:1], 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			var total int
+			err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+				list, n, err := tx.Contacts(ctx, tt.filter, tt.limit, tt.offset)
+				for _, c := range list {
+					got = append(got, c.ID)
+				}
+				total = n
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" || total != tt.wantTotal {
+				t.Errorf("ids (-want +got):\n%s total = %d, want %d", diff, total, tt.wantTotal)
+			}
+		})
+	}
+}
+
+func TestSearchByTrigramSimilarity(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	people := []struct{ first, last, phone string }{
+		{"Ada", "Lovelace", "+14155552671"},
+		{"Adam", "Smith", "+14155552672"},
+		{"Grace", "Hopper", "+14155552673"},
+	}
+	byName := map[string]string{}
+	for _, p := range people {
+		c := newContact(p.phone, nil, p.first, time.Now())
+		c.LastName = ptr(p.last)
+		byName[p.first] = mustInsert(t, s, tenantA, c).ID
+	}
+	mustInsert(t, s, tenantB, newContact("+14155552674", nil, "Ada", time.Now())) // another tenant's Ada Lovelace
+	tests := []struct {
+		name   string
+		search store.Search
+		want   []string
+	}{
+		{"exact full name first", store.Search{Name: "Ada Lovelace", Limit: 10}, []string{byName["Ada"]}},
+		{"typo", store.Search{Name: "Ada Lovlace", Limit: 10}, []string{byName["Ada"]}},
+		{"first name finds the full name", store.Search{Name: "grace", Limit: 10}, []string{byName["Grace"]}},
+		{"phone narrows", store.Search{Name: "Ada", Phone: "+14155552672", Limit: 10}, []string{byName["Adam"]}},
+		{"phone alone", store.Search{Phone: "+14155552673", Limit: 10}, []string{byName["Grace"]}},
+		{"nothing similar", store.Search{Name: "Zebulon Quartz", Limit: 10}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []contact.Candidate
+			err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+				var err error
+				got, err = tx.SearchContacts(ctx, tt.search)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotIDs []string
+			for _, c := range got {
+				gotIDs = append(gotIDs, c.Contact.ID)
+				if c.Score <= 0 || c.Score > 1 {
+					t.Errorf("score %v out of (0, 1]", c.Score)
+				}
+			}
+			if len(tt.want) > 0 && (len(gotIDs) == 0 || gotIDs[0] != tt.want[0]) {
+				t.Errorf("best candidate of %+v = %v, want %v first", tt.search, gotIDs, tt.want)
+			}
+			if len(tt.want) == 0 && len(gotIDs) != 0 {
+				t.Errorf("candidates of %+v = %v, want none", tt.search, gotIDs)
+			}
+		})
+	}
+}
+
+func TestBatchRowsRoundTrip(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	want := []contact.RowResult{
+		{RowIndex: 0, ContactID: "01HZX3K5Q8V9W2Y4Z6A7B8C9D0", Action: contact.RowCreated},
+		{RowIndex: 1, Action: contact.RowFailed, Errors: map[string][]string{"phone": {"The phone field is required."}}},
+	}
+	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		if err := tx.LockBatch(ctx, "batch-1"); err != nil {
+			return err
+		}
+		return tx.RecordBatchRows(ctx, "batch-1", want)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Read(ctx, tenantA, func(tx *store.Tx) error {
+		got, err := tx.BatchRows(ctx, "batch-1", []int{0, 1, 2})
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff(map[int]contact.RowResult{0: want[0], 1: want[1]}, got); diff != "" {
+			t.Errorf("recorded rows (-want +got):\n%s", diff)
+		}
+		other, err := tx.BatchRows(ctx, "batch-2", []int{0})
+		if err != nil || len(other) != 0 {
+			t.Errorf("another batch sees %v, %v", other, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,142 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/ids"
+)
+
+func TestLiveUniquenessBecomesDomainErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		second  contact.Contact
+		wantErr error
+	}{
+		{"same phone", newContact("+14155552671", ptr("crm-2"), "Bea", time.Now()), contact.ErrPhoneTaken},
+		{"same external id", newContact("+14155552672", ptr("crm-1"), "Bea", time.Now()), contact.ErrExternalIDTaken},
+		{"other phone, no external id", newContact("+14155552673", nil, "Bea", time.Now()), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newStore(t)
+			first := mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
+			_, err := insert(t, s, tenantA, tt.second)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("second insert: err = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr == nil {
+				return
+			}
+			// Once the first is soft-deleted, its phone and external id are free.
+			now := time.Now().UTC()
+			first.DeletedAt = &now
+			if err := s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := insert(t, s, tenantA, tt.second); err != nil {
+				t.Errorf("insert after soft delete: %v", err)
+			}
+		})
+	}
+}
+
+func TestPhoneRecordsAreCanonical(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		first, err := tx.EnsurePhone(ctx, "+14155552671")
+		if err != nil {
+			return err
+		}
+		again, err := tx.EnsurePhone(ctx, "+14155552671")
+		if err != nil {
+			return err
+		}
+		many, err := tx.EnsurePhones(ctx, []string{"+14155552671", "+14155552672", "+14155552672"})
+		if err != nil {
+			return err
+		}
+		if again != first || many["+14155552671"] != first {
+			t.Errorf("one number has several records: %s, %s, %s", first, again, many["+14155552671"])
+		}
+		if len(many) != 2 || !ids.Valid(many["+14155552672"]) || many["+14155552672"] == first {
+			t.Errorf("EnsurePhones = %v", many)
+		}
+		owners, err := tx.LivePhoneOwners(ctx, []string{first})
+		if err != nil || len(owners) != 0 {
+			t.Errorf("owners of an unused record = %v, %v", owners, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLiveOwners(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	c := mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
+	err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+		phoneOwner, extOwner, err := tx.LiveOwners(ctx, c.PhoneID, "crm-1")
+		if err != nil {
+			return err
+		}
+		if phoneOwner != c.ID || extOwner != c.ID {
+			t.Errorf("owners = %q, %q; want %q twice", phoneOwner, extOwner, c.ID)
+		}
+		phoneOwner, extOwner, err = tx.LiveOwners(ctx, ids.New(), "")
+		if phoneOwner != "" || extOwner != "" || err != nil {
+			t.Errorf("owners of nothing = %q, %q, %v", phoneOwner, extOwner, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDefinitionKeysAreUniquePerTenant(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	def := func() contact.Definition {
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		return contact.Definition{ID: ids.New(), Key: "tier", Label: "Tier", Type: contact.TypeEnum,
+			Options: []string{"gold", "silver"}, CreatedAt: now, UpdatedAt: now}
+	}
+	add := func(tenant string) error {
+		return s.Write(ctx, tenant, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, def()) })
+	}
+	if err := add(tenantA); err != nil {
+		t.Fatal(err)
+	}
+	if err := add(tenantA); !errors.Is(err, contact.ErrKeyTaken) {
+		t.Errorf("second tier in A: err = %v, want ErrKeyTaken", err)
+	}
+	if err := add(tenantB); err != nil {
+		t.Errorf("tier in B: %v", err)
+	}
+	err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+		list, total, err := tx.Definitions(ctx, 25, 0)
+		if err != nil {
+			return err
+		}
+		if total != 1 || len(list) != 1 || len(list[0].Options) != 2 {
+			t.Errorf("A's definitions = %+v (total %d)", list, total)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
