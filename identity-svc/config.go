@@ -32,6 +32,10 @@ type Config struct {
 	SigningKey []byte
 	// AdminToken opens the operator plane (ADMIN_TOKEN).
 	AdminToken string
+	// ServiceSecret opens the service-to-service routes (service tokens,
+	// tenant lookups) to other services (SERVICE_SECRET); empty, those
+	// routes answer 404.
+	ServiceSecret string
 	// InternalTokenTTL is the lifetime of internal tokens (INTERNAL_TOKEN_TTL, 60s).
 	InternalTokenTTL time.Duration
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
@@ -53,6 +57,7 @@ const (
 	DefaultInternalTokenTTL = 60 * time.Second
 	maxInternalTokenTTL     = time.Hour
 	signingKeySize          = 32
+	minServiceSecretLength  = 16
 )
 
 // ConfigFromEnv reads the configuration from the environment. It fails on
@@ -66,6 +71,7 @@ func ConfigFromEnv() (Config, error) {
 		DBMaxConns:         DefaultDBMaxConns,
 		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
 		AdminToken:         os.Getenv("ADMIN_TOKEN"),
+		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 		InternalTokenTTL:   DefaultInternalTokenTTL,
 	}
 	var errs []error
@@ -120,6 +126,9 @@ func (c Config) Validate() error {
 	}
 	if c.AdminToken == "" {
 		errs = append(errs, errors.New("ADMIN_TOKEN is required"))
+	}
+	if c.ServiceSecret != "" && len(c.ServiceSecret) < minServiceSecretLength {
+		errs = append(errs, fmt.Errorf("SERVICE_SECRET must be at least %d characters", minServiceSecretLength))
 	}
 	if c.InternalTokenTTL <= 0 || c.InternalTokenTTL > maxInternalTokenTTL {
 		errs = append(errs, fmt.Errorf("INTERNAL_TOKEN_TTL must be positive and at most %s", maxInternalTokenTTL))

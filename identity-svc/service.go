@@ -74,7 +74,7 @@ func Run(ctx context.Context, cfg Config) error {
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken)
+	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

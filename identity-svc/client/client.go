@@ -1,6 +1,7 @@
 // Package client is what other services import to call identity-svc: token
-// introspection and the JWKS location for the gateway, and the admin API
-// client behind paylane-admin.
+// introspection and the JWKS location for the gateway, service tokens and
+// tenant lookups for services working without a user's request, and the
+// admin API client behind paylane-admin.
 package client
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
@@ -33,10 +35,18 @@ type Introspection struct {
 	InternalTokenExpiresAt time.Time    `json:"internal_token_expires_at"`
 }
 
-// Client calls the internal routes of identity-svc.
+// Client calls the internal routes of identity-svc. A Client made by
+// NewWithSecret also calls the service-to-service routes, and caches the
+// service tokens it gets. A Client is safe for concurrent use.
 type Client struct {
 	baseURL string
 	hc      *http.Client
+	// secret is the service secret (SERVICE_SECRET of identity-svc), and
+	// service the caller's name sent with service-token requests.
+	secret, service string
+
+	mu     sync.Mutex
+	tokens map[tokenKey]ServiceToken
 }
 
 // New returns a client for the identity-svc at baseURL (for example

@@ -17,6 +17,7 @@ import (
 type Store interface {
 	CreateTenant(ctx context.Context, t tenant.Tenant) (tenant.Tenant, error)
 	GetTenant(ctx context.Context, id string) (tenant.Tenant, error)
+	TenantBySMSNumber(ctx context.Context, number string) (tenant.Tenant, error)
 	ListTenants(ctx context.Context, limit, offset int) ([]tenant.Tenant, int, error)
 	UpdateTenant(ctx context.Context, id string, change func(tenant.Tenant) (tenant.Tenant, error)) (tenant.Tenant, error)
 	CreateToken(ctx context.Context, tenantID string, m token.Mint, secretHash []byte, now time.Time) (token.Token, error)

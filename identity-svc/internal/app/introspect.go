@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paylane/paylane/identity-svc/internal/tenant"
 	"github.com/paylane/paylane/identity-svc/internal/token"
 	"github.com/paylane/paylane/identity-svc/internal/wire"
 	"github.com/paylane/paylane/libs/authz"
@@ -35,15 +36,8 @@ func (a *App) Introspect(ctx context.Context, presented string) (Introspection, 
 	if err != nil {
 		return Introspection{}, fmt.Errorf("introspecting: %w", err)
 	}
-	claims := authz.Claims{
-		TenantID:  ten.ID,
-		TokenID:   tok.ID,
-		Abilities: tok.Abilities,
-		Flags:     wire.Flags(ten.Flags),
-		Limits:    wire.Limits(ten.Limits.Effective()),
-		Region:    ten.DefaultRegion,
-		Currency:  ten.DefaultCurrency,
-	}
+	claims := tenantClaims(ten, tok.Abilities)
+	claims.TokenID = tok.ID
 	claims.Subject = strconv.FormatInt(tok.ID, 10)
 	// The internal token (and every cache keyed on it) must not outlive the
 	// API token it stands for.
@@ -64,4 +58,18 @@ func (a *App) Introspect(ctx context.Context, presented string) (Introspection, 
 		InternalToken:          signed,
 		InternalTokenExpiresAt: expires,
 	}, nil
+}
+
+// tenantClaims are the claims every internal token of the tenant carries:
+// the abilities granted, the tenant's flags, effective limits, region and
+// currency.
+func tenantClaims(ten tenant.Tenant, abilities []string) authz.Claims {
+	return authz.Claims{
+		TenantID:  ten.ID,
+		Abilities: abilities,
+		Flags:     wire.Flags(ten.Flags),
+		Limits:    wire.Limits(ten.Limits.Effective()),
+		Region:    ten.DefaultRegion,
+		Currency:  ten.DefaultCurrency,
+	}
 }

@@ -22,7 +22,10 @@ import (
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
-const adminToken = "admin-secret-for-tests"
+const (
+	adminToken    = "admin-secret-for-tests"
+	serviceSecret = "service-secret-for-tests"
+)
 
 // env is the API on a fresh database.
 type env struct {
@@ -36,7 +39,7 @@ func newEnv(t *testing.T) *env {
 	db := testsvc.NewDB(t)
 	signer, _ := testsvc.Signer(t)
 	web := httpx.NewApp(nil)
-	httpapi.Register(web, app.New(store.New(db.Pool), signer, time.Minute), signer.JWKS(), adminToken)
+	httpapi.Register(web, app.New(store.New(db.Pool), signer, time.Minute), signer.JWKS(), adminToken, serviceSecret)
 	return &env{web: web, signer: signer, db: db}
 }
 

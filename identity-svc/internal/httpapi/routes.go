@@ -1,5 +1,6 @@
 // Package httpapi is identity-svc's HTTP surface: the internal routes the
-// gateway calls (introspection, JWKS) and the operator plane (/admin/v1).
+// gateway calls (introspection, JWKS), the service-to-service routes
+// (service tokens, tenant lookups) and the operator plane (/admin/v1).
 // Handlers decode, call the use cases and render; errors.go maps domain
 // errors to the envelope in one place.
 package httpapi
@@ -16,14 +17,19 @@ type Handlers struct {
 	jwks []byte
 }
 
-// Register mounts every route on r: /internal/v1 (introspect, jwks) and
-// /admin/v1 behind the admin token.
-func Register(r fiber.Router, a *app.App, jwks []byte, adminToken string) {
+// Register mounts every route on r: /internal/v1 (introspect and jwks for
+// the gateway; service tokens and tenant lookups behind the service secret,
+// absent without one) and /admin/v1 behind the admin token.
+func Register(r fiber.Router, a *app.App, jwks []byte, adminToken, serviceSecret string) {
 	h := &Handlers{app: a, jwks: jwks}
 
 	internal := r.Group("/internal/v1")
 	internal.Post("/introspect", h.introspect)
 	internal.Get("/jwks", h.getJWKS)
+	service := RequireService(serviceSecret)
+	internal.Post("/service-tokens", service, h.issueServiceToken)
+	internal.Get("/tenants", service, h.tenantBySMSNumber)
+	internal.Get("/tenants/:tenant", service, h.internalTenant)
 
 	admin := r.Group("/admin/v1", RequireAdmin(adminToken))
 	admin.Post("/tenants", h.createTenant)

@@ -144,3 +144,16 @@ func tenantWriteError(err error) error {
 	}
 	return fmt.Errorf("writing tenant: %w", err)
 }
+
+// TenantBySMSNumber reads the tenant whose SMS sender number is number;
+// tenant.ErrNotFound when there is none.
+func (s *Store) TenantBySMSNumber(ctx context.Context, number string) (tenant.Tenant, error) {
+	t, err := scanTenant(s.pool.QueryRow(ctx, `SELECT `+tenantColumns("tenants")+` FROM tenants WHERE sms_number = $1`, number))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return tenant.Tenant{}, tenant.ErrNotFound
+	}
+	if err != nil {
+		return tenant.Tenant{}, fmt.Errorf("reading tenant by sms number: %w", err)
+	}
+	return t, nil
+}

@@ -23,6 +23,9 @@ import (
 // AdminToken is the admin token of services started by Start.
 const AdminToken = "test-admin-token-0123456789"
 
+// ServiceSecret is the service secret of services started by Start.
+const ServiceSecret = "test-service-secret-0123456789"
+
 // DB is a fresh identity-svc database of one test.
 type DB struct {
 	AppDSN, OwnerDSN string
@@ -83,6 +86,7 @@ func Start(t testing.TB, brokers []string) Service {
 		KafkaBrokers:     brokers,
 		SigningKey:       seed,
 		AdminToken:       AdminToken,
+		ServiceSecret:    ServiceSecret,
 		InternalTokenTTL: time.Minute,
 		Ready:            func(a identity.Addrs) { ready <- a },
 	}

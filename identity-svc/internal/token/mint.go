@@ -26,7 +26,7 @@ func (m Mint) Validate(now time.Time, known func(string) bool) map[string][]stri
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		out["name"] = []string{fmt.Sprintf("The name field must not be greater than %d characters.", MaxNameLength)}
 	}
-	if msgs := validateAbilities(m.Abilities, known); msgs != nil {
+	if msgs := ValidateAbilities(m.Abilities, known); msgs != nil {
 		out["abilities"] = msgs
 	}
 	if m.ExpiresAt != nil && !m.ExpiresAt.After(now) {
@@ -38,7 +38,10 @@ func (m Mint) Validate(now time.Time, known func(string) bool) map[string][]stri
 	return out
 }
 
-func validateAbilities(abilities []string, known func(string) bool) []string {
+// ValidateAbilities checks a list of abilities that a token or a service
+// token is to carry: not empty, no wildcard, every one known. It returns
+// the messages for the abilities field, or nil.
+func ValidateAbilities(abilities []string, known func(string) bool) []string {
 	if len(abilities) == 0 {
 		return []string{"The abilities field is required."}
 	}
@@ -61,14 +64,19 @@ func validateAbilities(abilities []string, known func(string) bool) []string {
 // deduplicated in their given order.
 func (m Mint) Normalize() Mint {
 	m.Name = strings.TrimSpace(m.Name)
-	seen := make(map[string]bool, len(m.Abilities))
-	abilities := make([]string, 0, len(m.Abilities))
-	for _, a := range m.Abilities {
+	m.Abilities = dedupe(m.Abilities)
+	return m
+}
+
+// dedupe returns the abilities without repeats, in their given order.
+func dedupe(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, a := range in {
 		if !seen[a] {
 			seen[a] = true
-			abilities = append(abilities, a)
+			out = append(out, a)
 		}
 	}
-	m.Abilities = slices.Clip(abilities)
-	return m
+	return slices.Clip(out)
 }
