@@ -1,0 +1,92 @@
+// Package campaign is the campaigns domain (contract section 7): named
+// groups of transactions of one direction with follow-up SMS steps and
+// assignment rules, published before they can be assigned.
+package campaign
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// Status is a campaign's publication state.
+type Status string
+
+// Statuses.
+const (
+	Draft     Status = "draft"
+	Published Status = "published"
+	Archived  Status = "archived"
+)
+
+// Limits of campaigns.
+const (
+	MaxNameLength    = 191
+	MaxSteps         = 10
+	MaxRules         = 20
+	MaxMessageLength = 320
+	MaxDelayHours    = 720
+	MinPriority      = -1000
+	MaxPriority      = 1000
+)
+
+// Errors of campaigns.
+var (
+	ErrNotFound = errors.New("campaign: not found")
+	// ErrNotAssignable: inactive, unpublished or of the other direction.
+	ErrNotAssignable = errors.New("campaign: not assignable")
+	// ErrAlreadyAssigned: the transaction has a campaign and reassign is not true.
+	ErrAlreadyAssigned = errors.New("campaign: transaction already assigned")
+)
+
+// Step is a follow-up SMS sent DelayHours after the previous SMS of the
+// transaction, while it stays pending.
+type Step struct {
+	DelayHours int
+	Message    string
+}
+
+// Rule is one condition on a new transaction: Field is amount, currency or
+// custom_fields.<key>; Op is eq, gte, lte or in.
+type Rule struct {
+	Field string
+	Op    string
+	Value json.RawMessage
+}
+
+// Campaign is a tenant's campaign.
+type Campaign struct {
+	ID        string
+	TenantID  string
+	Name      string
+	Direction txn.Direction
+	Status    Status
+	IsActive  bool
+	Priority  int
+	Steps     []Step
+	Rules     []Rule
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	DeletedAt *time.Time
+}
+
+// Assignable reports why c cannot be assigned to a transaction of
+// direction d, or nil.
+func (c Campaign) Assignable(d txn.Direction) error {
+	if c.DeletedAt != nil || !c.IsActive || c.Status != Published || c.Direction != d {
+		return ErrNotAssignable
+	}
+	return nil
+}
+
+// Publish moves a draft campaign to published; anything else is a
+// *txn.TransitionError naming the pair.
+func (c Campaign) Publish() (Campaign, error) {
+	if c.Status != Draft {
+		return c, &txn.TransitionError{From: txn.State(c.Status), To: txn.State(Published)}
+	}
+	c.Status = Published
+	return c, nil
+}
