@@ -36,7 +36,9 @@ func TestDefinitionRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	tier := e.define(t, `{"key":"tier","label":"Tier","type":"enum","options":["gold","silver"],"required":false}`)
-	fresh := func(t *testing.T) string { return e.define(t, `{"key":"k`+strings.ToLower(e.phone()[5:])+`","label":"L","type":"string"}`).ID }
+	fresh := func(t *testing.T) string {
+		return e.define(t, `{"key":"k`+strings.ToLower(e.phone()[5:])+`","label":"L","type":"string"}`).ID
+	}
 	const path = "/api/v1/contact-field-definitions"
 	tests := []struct {
 		name       string

@@ -127,11 +127,11 @@ func TestBulkUpsert(t *testing.T) {
 		`{"external_id":"crm-1","first_name":"Updated","phone":"` + existing.Phone + `"}`, // 0 updates existing
 		`{"external_id":"crm-2","first_name":"New","phone":"` + p1 + `"}`,                 // 1 created
 		`{"external_id":"crm-2","first_name":"Newer","phone":"` + p1 + `"}`,               // 2 updates row 1
-		`{"first_name":"No id","phone":"` + p2 + `"}`,                                      // 3 created
-		`{"first_name":"Taken","phone":"` + taken.Phone + `"}`,                             // 4 phone of a live contact
-		`{"first_name":"Bad","phone":"nope","email":"x"}`,                                  // 5 invalid
-		`{"phone":"` + p3 + `","nickname":"x"}`,                                            // 6 unknown field
-		`["not","an","object"]`,                                                            // 7 not an object
+		`{"first_name":"No id","phone":"` + p2 + `"}`,                                     // 3 created
+		`{"first_name":"Taken","phone":"` + taken.Phone + `"}`,                            // 4 phone of a live contact
+		`{"first_name":"Bad","phone":"nope","email":"x"}`,                                 // 5 invalid
+		`{"phone":"` + p3 + `","nickname":"x"}`,                                           // 6 unknown field
+		`["not","an","object"]`,                                                           // 7 not an object
 	}
 	body := `{"batch_id":"B1","first_row_index":100,"items":[` + strings.Join(items, ",") + `]}`
 	got := e.bulk(t, body)
