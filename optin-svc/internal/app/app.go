@@ -1,0 +1,99 @@
+// Package app holds optin-svc's use cases, one concern per file. A use case
+// validates its input, opens one tenant-scoped transaction (store.Write or
+// store.Read), decides and writes in it, and records the events the change
+// emits in the same transaction. Calls to other services (contacts-svc, the
+// SMS provider) happen outside any transaction. It knows nothing of HTTP.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/optin-svc/internal/store"
+)
+
+// Scope is who a use case acts for.
+type Scope struct {
+	TenantID string
+	// Region reads national phone numbers (the tenant's default region).
+	Region string
+	// Token is the caller's internal JWT, passed on to contacts-svc; empty
+	// in background work, where a service token is used instead.
+	Token string
+	// RequestID travels into the events.
+	RequestID string
+}
+
+// Contacts is what optin-svc needs of contacts-svc.
+type Contacts interface {
+	// PhoneNumber returns the E.164 number of the tenant's phone record
+	// phoneID; an unknown id is an error wrapping optin.ErrUnknownPhone.
+	PhoneNumber(ctx context.Context, tenantID, token, phoneID string) (string, error)
+	// FindOrCreateByPhone returns the id of the tenant's live contact with
+	// the number, creating one when there is none.
+	FindOrCreateByPhone(ctx context.Context, tenantID, token, e164 string) (string, error)
+}
+
+// Deps are what the use cases run on.
+type Deps struct {
+	Store    *store.Store
+	Contacts Contacts
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	Log *slog.Logger
+}
+
+// App runs the use cases.
+type App struct {
+	store    *store.Store
+	contacts Contacts
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// New returns the use cases on their dependencies.
+func New(d Deps) *App {
+	a := &App{store: d.Store, contacts: d.Contacts, now: d.Now, log: d.Log}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	return a
+}
+
+// timestamp returns now as Postgres keeps it (UTC, microseconds), so what a
+// use case returns equals what a later read returns.
+func (a *App) timestamp() time.Time {
+	return a.now().UTC().Truncate(time.Microsecond)
+}
+
+// publish records an event of the tenant in tx.
+func publish(ctx context.Context, tx *store.Tx, typ, requestID string, data any) error {
+	env, err := events.New(typ, tx.TenantID(), requestID, data)
+	if err != nil {
+		return fmt.Errorf("building %s event: %w", typ, err)
+	}
+	return tx.Publish(ctx, env)
+}
+
+// Page selects part of a collection.
+type Page struct {
+	Limit, Offset int
+}
+
+// ValidationError lists the problems of an input by field.
+type ValidationError struct {
+	Fields map[string][]string
+}
+
+func (e *ValidationError) Error() string { return "validation failed" }
+
+// invalid returns a ValidationError naming one field.
+func invalid(field, msg string) *ValidationError {
+	return &ValidationError{Fields: map[string][]string{field: {msg}}}
+}

@@ -1,0 +1,83 @@
+// Package httpapi is optin-svc's HTTP surface: the public API routes the
+// gateway forwards under /api/v1 (suppression list, opt-in codes and
+// consents), the operator plane under /admin/v1 (admin token), the hosted
+// opt-in landing page /l/o/{code}, the SMS provider's callbacks under
+// /webhooks/sms, and the internal routes other services call through
+// optin-svc/client under /internal/v1. Handlers decode, call a use case and
+// render; errors.go maps domain errors to the envelope in one place.
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/optin-svc/internal/app"
+)
+
+// Abilities of the public routes (spec sections 4 and 5).
+const (
+	AbilityViewAnySuppression = "api:view-any-suppression"
+	AbilityCreateSuppression  = "api:create-suppression"
+	AbilityDeleteSuppression  = "api:delete-suppression"
+	AbilityViewAnyOptInCode   = "api:view-any-opt-in-code"
+)
+
+// Deps are what the routes need.
+type Deps struct {
+	App *app.App
+	// Verifier checks the internal JWT of API and internal requests.
+	Verifier *authz.Verifier
+	// Pool holds the idempotency keys (idempotency.Middleware).
+	Pool *pgxpool.Pool
+	// AdminToken opens the operator plane.
+	AdminToken string
+}
+
+// Handlers serves the routes on the use cases.
+type Handlers struct {
+	app *app.App
+}
+
+// Register mounts every route on r.
+func Register(r fiber.Router, d Deps) {
+	h := &Handlers{app: d.App}
+	idem := idempotency.Middleware(d.Pool)
+	gate := authz.Require
+
+	api := r.Group("/api/v1", authz.Middleware(d.Verifier))
+	api.Get("/suppression-list", gate(AbilityViewAnySuppression), h.listSuppressions)
+	api.Post("/suppression-list", gate(AbilityCreateSuppression), idem, h.createSuppression)
+	api.Delete("/suppression-list/:contactPhone", gate(AbilityDeleteSuppression), h.deleteSuppression)
+}
+
+// scope is who an API request acts for.
+func scope(c *fiber.Ctx) app.Scope {
+	claims := authz.ClaimsFrom(c)
+	token, _ := strings.CutPrefix(strings.TrimSpace(c.Get(fiber.HeaderAuthorization)), "Bearer ")
+	return app.Scope{
+		TenantID:  claims.TenantID,
+		Region:    claims.Region,
+		Token:     strings.Clone(strings.TrimSpace(token)),
+		RequestID: reqid.From(c.UserContext()),
+	}
+}
+
+// queryValue returns a query parameter and whether it was sent at all.
+func queryValue(c *fiber.Ctx, key string) (string, bool) {
+	args := c.Context().QueryArgs()
+	if !args.Has(key) {
+		return "", false
+	}
+	return string(args.Peek(key)), true
+}
+
+// appPage converts the parsed page to the use cases' terms.
+func appPage(p httpx.Page) app.Page {
+	return app.Page{Limit: p.PerPage, Offset: p.Offset()}
+}

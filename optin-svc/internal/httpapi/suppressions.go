@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/optin-svc/internal/app"
+)
+
+// Default page size of the suppression list (contract section 2).
+const suppressionsPerPage = 25
+
+type suppressionBody struct {
+	ContactPhoneID string `json:"contact_phone_id"`
+	Reason         string `json:"reason"`
+	Channel        string `json:"channel"`
+}
+
+// listSuppressions answers GET /api/v1/suppression-list?channel=&page=&per_page=.
+func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
+	channel, err := app.ParseChannel(queryValue(c, "channel"))
+	if err != nil {
+		return apiError(err)
+	}
+	page, err := httpx.ParsePage(c, suppressionsPerPage)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.app.ListSuppressions(c.UserContext(), scope(c), channel, appPage(page))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Collection(c, newSuppressions(list), page, total)
+}
+
+// createSuppression answers POST /api/v1/suppression-list: 201 with a new
+// entry, 200 with the entry already there.
+func (h *Handlers) createSuppression(c *fiber.Ctx) error {
+	var body suppressionBody
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c), app.SuppressionInput(body))
+	if err != nil {
+		return apiError(err)
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return httpx.Data(c, status, newSuppression(entry))
+}
+
+// deleteSuppression answers DELETE /api/v1/suppression-list/{contactPhone}?channel=.
+func (h *Handlers) deleteSuppression(c *fiber.Ctx) error {
+	channel, err := app.ParseChannel(queryValue(c, "channel"))
+	if err != nil {
+		return apiError(err)
+	}
+	number, err := url.PathUnescape(c.Params("contactPhone"))
+	if err != nil {
+		return apierr.NotFound()
+	}
+	if err := h.app.DeleteSuppression(c.UserContext(), scope(c), number, channel); err != nil {
+		return apiError(err)
+	}
+	return httpx.NoContent(c)
+}

@@ -1,0 +1,31 @@
+// Package optin is optin-svc's domain: suppression entries, opt-in codes and
+// consents, SMS messages and the keywords of inbound replies. It knows
+// neither HTTP nor SQL.
+package optin
+
+import "errors"
+
+// Errors of the domain; the store and the use cases wrap them with %w and
+// the HTTP layer maps them once.
+var (
+	// ErrNotFound: no such record in the tenant.
+	ErrNotFound = errors.New("not found")
+	// ErrUnknownPhone: contacts-svc knows no phone record of that id.
+	ErrUnknownPhone = errors.New("unknown contact phone")
+	// ErrSuppressionLocked: the entry came from the recipient's STOP and
+	// only their START lifts it.
+	ErrSuppressionLocked = errors.New("suppression entry is lifted only by the recipient")
+	// ErrDuplicateCode: a generated public code collided (retry with another).
+	ErrDuplicateCode = errors.New("opt-in code already exists")
+	// ErrNoTenant: an inbound message or landing code matches no tenant.
+	ErrNoTenant = errors.New("no tenant for this number or code")
+)
+
+// Channels of suppression entries and consents.
+const (
+	ChannelSMS   = "sms"
+	ChannelEmail = "email"
+)
+
+// ValidChannel reports whether s names a channel.
+func ValidChannel(s string) bool { return s == ChannelSMS || s == ChannelEmail }

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/optin-svc/internal/optin"
+)
+
+const suppressionColumns = `id, tenant_id, phone, coalesce(contact_phone_id, ''), reason, channel, source, created_at`
+
+func scanSuppression(row pgx.Row) (optin.Suppression, error) {
+	var s optin.Suppression
+	err := row.Scan(&s.ID, &s.TenantID, &s.Phone, &s.ContactPhoneID, &s.Reason, &s.Channel, &s.Source, &s.CreatedAt)
+	return s, err
+}
+
+// AddSuppression inserts s unless the number is already suppressed on the
+// channel; it returns the entry that holds (the new one, or the one that
+// was there: created false).
+func (t *Tx) AddSuppression(ctx context.Context, s optin.Suppression) (optin.Suppression, bool, error) {
+	row := t.tx.QueryRow(ctx, `INSERT INTO suppressions
+		(id, tenant_id, phone, contact_phone_id, reason, channel, source, created_at)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8)
+		ON CONFLICT (tenant_id, phone, channel) DO NOTHING
+		RETURNING `+suppressionColumns,
+		s.ID, t.tenantID, s.Phone, s.ContactPhoneID, s.Reason, s.Channel, s.Source, s.CreatedAt)
+	created, err := scanSuppression(row)
+	if err == nil {
+		return created, true, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return optin.Suppression{}, false, fmt.Errorf("inserting suppression: %w", err)
+	}
+	existing, err := t.Suppression(ctx, s.Phone, s.Channel, false)
+	if err != nil {
+		return optin.Suppression{}, false, err
+	}
+	return existing, false, nil
+}
+
+// Suppression returns the entry of a number on a channel (ErrNotFound when
+// none); forUpdate locks it until the transaction ends.
+func (t *Tx) Suppression(ctx context.Context, phone, channel string, forUpdate bool) (optin.Suppression, error) {
+	q := `SELECT ` + suppressionColumns + ` FROM suppressions WHERE phone = $1 AND channel = $2`
+	if forUpdate {
+		q += ` FOR UPDATE`
+	}
+	s, err := scanSuppression(t.tx.QueryRow(ctx, q, phone, channel))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return optin.Suppression{}, optin.ErrNotFound
+	}
+	if err != nil {
+		return optin.Suppression{}, fmt.Errorf("reading suppression: %w", err)
+	}
+	return s, nil
+}
+
+// IsSuppressed reports whether the number may not receive messages on the
+// channel.
+func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, error) {
+	var found bool
+	err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suppressions WHERE phone = $1 AND channel = $2)`,
+		phone, channel).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("checking suppression: %w", err)
+	}
+	return found, nil
+}
+
+// DeleteSuppression removes an entry by id.
+func (t *Tx) DeleteSuppression(ctx context.Context, id string) error {
+	if _, err := t.tx.Exec(ctx, `DELETE FROM suppressions WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("deleting suppression: %w", err)
+	}
+	return nil
+}
+
+// ListSuppressions returns one page of a channel's entries, newest first,
+// and the channel's total.
+func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset int) ([]optin.Suppression, int, error) {
+	var total int
+	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM suppressions WHERE channel = $1`, channel).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting suppressions: %w", err)
+	}
+	rows, err := t.tx.Query(ctx, `SELECT `+suppressionColumns+` FROM suppressions WHERE channel = $1
+		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, channel, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing suppressions: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (optin.Suppression, error) { return scanSuppression(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing suppressions: %w", err)
+	}
+	return list, total, nil
+}

@@ -1,0 +1,127 @@
+// Package testsvc gives optin-svc's tests real infrastructure: identity-svc
+// and optin-svc running in-process on port 0 with fresh migrated databases
+// (libs/testkit), an optional in-process Kafka broker, tenants and tokens
+// minted through identity-svc's admin API, and readers of the events
+// optin-svc publishes.
+package testsvc
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	identity "github.com/paylane/paylane/identity-svc"
+	idclient "github.com/paylane/paylane/identity-svc/client"
+	idmigrations "github.com/paylane/paylane/identity-svc/migrations"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/testkit"
+	optin "github.com/paylane/paylane/optin-svc"
+	"github.com/paylane/paylane/optin-svc/migrations"
+)
+
+// Secrets of the services started here.
+const (
+	AdminToken    = "test-admin-token-0123456789"
+	ServiceSecret = "test-service-secret-0123456789"
+	SMSAuthToken  = "test-sms-auth-token-0123456789"
+	PublicBaseURL = "https://pay.example.test"
+	DefaultFrom   = "+15005550006"
+)
+
+// Options adjust the optin-svc a test starts.
+type Options struct {
+	// Brokers runs the relay, the consumer and the dispatcher against them.
+	Brokers []string
+	// Configure changes the configuration before Run.
+	Configure func(*optin.Config)
+}
+
+// Env is identity-svc and optin-svc running for one test.
+type Env struct {
+	IdentityURL string
+	// BaseURL is optin-svc's HTTP listener.
+	BaseURL  string
+	Admin    *idclient.Admin
+	Identity *idclient.Client
+	// Contacts is the contacts-svc stand-in optin-svc resolves phones with.
+	Contacts *Directory
+	// Pool connects to optin-svc's database as the app role; Owner as the owner.
+	Pool, Owner *pgxpool.Pool
+	Config      optin.Config
+}
+
+// Start runs identity-svc and optin-svc until the test ends.
+func Start(t testing.TB, opts Options) *Env {
+	t.Helper()
+	env := &Env{Contacts: NewDirectory()}
+	env.IdentityURL = startIdentity(t, opts.Brokers)
+	env.Admin = idclient.NewAdmin(env.IdentityURL, AdminToken, nil)
+	env.Identity = idclient.New(env.IdentityURL, nil)
+
+	pg := testkit.PG(t)
+	appDSN := pg.Database(t, "optin", migrations.Sets()...)
+	env.Pool = pg.Pool(t, appDSN)
+	env.Owner = pg.Pool(t, pg.OwnerDSN(t, appDSN))
+	cfg := optin.Config{
+		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+		DatabaseURL: appDSN, DBMaxConns: 4, KafkaBrokers: opts.Brokers,
+		IdentityURL: env.IdentityURL, ServiceSecret: ServiceSecret, ContactsURL: "http://127.0.0.1:1",
+		AdminToken: AdminToken, PublicBaseURL: PublicBaseURL, DefaultRegion: "US",
+		SMSProvider: optin.ProviderSink, SMSDefaultFrom: DefaultFrom, SMSAuthToken: SMSAuthToken,
+		SendMaxAttempts: 3, SendRetryBase: 10 * time.Millisecond, SendPollInterval: 50 * time.Millisecond,
+		Contacts: env.Contacts,
+	}
+	if opts.Configure != nil {
+		opts.Configure(&cfg)
+	}
+	env.Config = cfg
+	env.BaseURL = "http://" + run(t, "optin-svc", func(ctx context.Context, ready func(string)) error {
+		cfg.Ready = func(a optin.Addrs) { ready(a.HTTP) }
+		return optin.Run(ctx, cfg)
+	})
+	return env
+}
+
+// startIdentity runs identity-svc on its own fresh database.
+func startIdentity(t testing.TB, brokers []string) string {
+	t.Helper()
+	pg := testkit.PG(t)
+	dsn := pg.Database(t, "identity", idmigrations.Sets()...)
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := identity.Config{
+		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
+		KafkaBrokers: brokers, SigningKey: seed, AdminToken: AdminToken, ServiceSecret: ServiceSecret,
+		InternalTokenTTL: time.Minute,
+	}
+	return "http://" + run(t, "identity-svc", func(ctx context.Context, ready func(string)) error {
+		cfg.Ready = func(a identity.Addrs) { ready(a.HTTP) }
+		return identity.Run(ctx, cfg)
+	})
+}
+
+// run starts a service's Run until the test ends and returns its HTTP address.
+func run(t testing.TB, name string, start func(ctx context.Context, ready func(string)) error) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- start(ctx, func(addr string) { ready <- addr }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("%s Run: %v", name, err)
+		}
+	})
+	select {
+	case addr := <-ready:
+		return addr
+	case err := <-done:
+		t.Fatalf("%s stopped before it was ready: %v", name, err)
+	}
+	return ""
+}

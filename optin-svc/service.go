@@ -1,0 +1,159 @@
+// Package optin is optin-svc: the suppression list, opt-in codes and
+// consents, SMS messages through a provider adapter (sink or Twilio), the
+// hosted opt-in landing page and inbound SMS. Run wires it together:
+// Postgres (migrations, the app pool), the HTTP listener, the internal
+// listener (probes, metrics), the outbox relay, the event consumer and the
+// message dispatcher.
+package optin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/httpapi"
+	"github.com/paylane/paylane/optin-svc/internal/store"
+	"github.com/paylane/paylane/optin-svc/migrations"
+)
+
+const (
+	// shutdownTimeout bounds the drain of the HTTP listener.
+	shutdownTimeout = 10 * time.Second
+	// cleanupInterval is how often expired idempotency keys are deleted.
+	cleanupInterval = time.Hour
+	// jwksPath is where identity-svc publishes the keys of internal tokens.
+	jwksPath = "/internal/v1/jwks"
+)
+
+// Migrate applies the migrations with the owner DSN and grants the app role
+// (the user of DatabaseURL) its DML rights.
+func Migrate(ctx context.Context, cfg Config) error {
+	if cfg.MigrateDatabaseURL == "" || cfg.DatabaseURL == "" {
+		return errors.New("migrating needs MIGRATE_DATABASE_URL and DATABASE_URL")
+	}
+	if err := pgdb.Migrate(ctx, cfg.MigrateDatabaseURL, pgdb.AppRole(cfg.DatabaseURL), migrations.Sets()...); err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// Run serves optin-svc until ctx is done, then shuts down gracefully.
+func Run(ctx context.Context, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MigrateDatabaseURL != "" {
+		if err := Migrate(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return fmt.Errorf("opening database: %w", err)
+	}
+	defer pool.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	contacts := cfg.Contacts
+	if contacts == nil {
+		contacts = newContactsClient(cfg)
+	}
+	st := store.New(pool)
+	a := app.New(app.Deps{Store: st, Contacts: contacts, Log: log})
+
+	reg := obs.NewRegistry()
+	web := httpx.NewApp(log)
+	web.Use(obs.HTTPMetrics(reg, serviceName))
+	httpapi.Register(web, httpapi.Deps{
+		App:        a,
+		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
+		Pool:       pool,
+		AdminToken: cfg.AdminToken,
+	})
+
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+	}
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- web.Listener(ln) }()
+
+	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, st.Ping, log)
+	if err != nil {
+		_ = web.Shutdown()
+		return fmt.Errorf("serving internal listener: %w", err)
+	}
+
+	var workers sync.WaitGroup
+	workerErr := make(chan error, 1)
+	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	if len(cfg.KafkaBrokers) > 0 {
+		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
+		workers.Go(func() {
+			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+				workerErr <- fmt.Errorf("outbox relay: %w", err)
+			}
+		})
+	}
+
+	log.Info("optin-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
+		"sms_provider", cfg.SMSProvider, "kafka", len(cfg.KafkaBrokers) > 0)
+	if cfg.Ready != nil {
+		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
+	}
+	return wait(ctx, cancel, web.ShutdownWithTimeout, httpDone, internalDone, workerErr, &workers, log)
+}
+
+// wait blocks until ctx is done or a listener or worker fails, then stops
+// everything in order: the HTTP listener drains, the internal listener and
+// the workers end with ctx. It returns the failure that ended the run, if any.
+func wait(ctx context.Context, cancel context.CancelFunc, shutdownHTTP func(time.Duration) error,
+	httpDone, internalDone <-chan error, workerErr <-chan error, workers *sync.WaitGroup, log *slog.Logger) error {
+	var runErr error
+	internalStopped := false
+	select {
+	case <-ctx.Done():
+	case err := <-httpDone:
+		runErr = fmt.Errorf("http listener stopped: %w", err)
+	case err := <-internalDone:
+		internalStopped = true
+		runErr = fmt.Errorf("internal listener stopped: %w", err)
+	case runErr = <-workerErr:
+	}
+	cancel()
+	if err := shutdownHTTP(shutdownTimeout); err != nil {
+		log.Warn("http shutdown", "error", err)
+	}
+	if !internalStopped {
+		if err := <-internalDone; err != nil {
+			log.Warn("internal shutdown", "error", err)
+		}
+	}
+	workers.Wait()
+	log.Info("optin-svc stopped")
+	return runErr
+}
+
+func trimSlash(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
