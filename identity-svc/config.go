@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/discovery"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -38,6 +39,15 @@ type Config struct {
 	ServiceSecret string
 	// InternalTokenTTL is the lifetime of internal tokens (INTERNAL_TOKEN_TTL, 60s).
 	InternalTokenTTL time.Duration
+	// Registrar, when set, registers this instance (its HTTP port, with a
+	// health check on the internal listener's /readyz) at start and
+	// deregisters it at stop. ConfigFromEnv sets Consul's when
+	// CONSUL_HTTP_ADDR is set (CONSUL_HTTP_TOKEN its ACL token); nil
+	// registers nowhere (Kubernetes, devstack, tests).
+	Registrar discovery.Registrar
+	// AdvertiseHost is the host the registration announces; empty means the
+	// machine's host name.
+	AdvertiseHost string
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger
 	// Ready, when set, is called with the bound addresses once every listener is up.
@@ -96,6 +106,11 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.InternalTokenTTL = d
 	}
+	registrar, err := registrarFromEnv(os.LookupEnv)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Registrar = registrar
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {

@@ -44,7 +44,8 @@ func Migrate(ctx context.Context, cfg Config) error {
 // Run serves identity-svc until ctx is done, then shuts down gracefully: it
 // migrates (when MigrateDatabaseURL is set), opens the app pool, serves the
 // internal and admin API on HTTPAddr and probes and metrics on
-// InternalAddr, and relays the outbox to Kafka when brokers are configured.
+// InternalAddr, relays the outbox to Kafka when brokers are configured, and
+// registers the instance with cfg.Registrar, when set, until it stops.
 func Run(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("invalid configuration: %w", err)
@@ -89,6 +90,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("serving internal listener: %w", err)
 	}
 
+	addrs := Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()}
 	var workers sync.WaitGroup
 	workerErr := make(chan error, 1)
 	if len(cfg.KafkaBrokers) > 0 {
@@ -100,27 +102,33 @@ func Run(ctx context.Context, cfg Config) error {
 		})
 	}
 
-	log.Info("identity-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
-		"relay", len(cfg.KafkaBrokers) > 0)
-	if cfg.Ready != nil {
-		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
-	}
-
-	var runErr error
 	internalStopped := false
-	select {
-	case <-ctx.Done():
-	case err := <-httpDone:
-		runErr = fmt.Errorf("http listener stopped: %w", err)
-	case err := <-internalDone:
-		internalStopped = true
-		runErr = fmt.Errorf("internal listener stopped: %w", err)
-	case runErr = <-workerErr:
+	deregister, runErr := announce(ctx, cfg, addrs, log)
+	if runErr == nil {
+		log.Info("identity-svc started", "http_addr", addrs.HTTP, "internal_addr", addrs.Internal,
+			"relay", len(cfg.KafkaBrokers) > 0, "discovery", cfg.Registrar != nil)
+		if cfg.Ready != nil {
+			cfg.Ready(addrs)
+		}
+		select {
+		case <-ctx.Done():
+		case err := <-httpDone:
+			runErr = fmt.Errorf("http listener stopped: %w", err)
+		case err := <-internalDone:
+			internalStopped = true
+			runErr = fmt.Errorf("internal listener stopped: %w", err)
+		case runErr = <-workerErr:
+		}
+		// Out of the registry before draining: no new traffic is sent here.
+		deregister()
 	}
 	cancel()
 	if err := web.ShutdownWithTimeout(shutdownTimeout); err != nil {
 		log.Warn("http shutdown", "error", err)
 	}
+	// Fiber's shutdown closes only a listener it already serves: after an
+	// early failure the server may not have started on ln yet.
+	_ = ln.Close()
 	if !internalStopped {
 		if err := <-internalDone; err != nil {
 			log.Warn("internal shutdown", "error", err)
