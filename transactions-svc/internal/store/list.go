@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// Filter narrows a list of receivables or payables; zero values do not
+// filter.
+type Filter struct {
+	Status       string
+	ContactID    string
+	ExternalID   string
+	CampaignID   string
+	CreatedSince *time.Time
+}
+
+// where builds the WHERE clause of f and its arguments.
+func (f Filter) where() (string, []any) {
+	conds := []string{"c.deleted_at IS NULL"}
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if f.Status != "" {
+		add("c.status = $%d", f.Status)
+	}
+	if f.ContactID != "" {
+		add("c.contact_id = $%d", f.ContactID)
+	}
+	if f.ExternalID != "" {
+		add("c.external_id = $%d", f.ExternalID)
+	}
+	if f.CampaignID != "" {
+		add("t.campaign_id = $%d", f.CampaignID)
+	}
+	if f.CreatedSince != nil {
+		add("c.created_at >= $%d", *f.CreatedSince)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// ListItems returns a page of the live items of direction d matching f,
+// newest first, and how many match in all.
+func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, int, error) {
+	where, args := f.where()
+	var total int
+	err := t.tx.QueryRow(ctx, "SELECT count(*) FROM "+table(d)+" c JOIN transactions t ON t.id = c.transaction_id WHERE "+where, args...).Scan(&total)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting %ss: %w", d, err)
+	}
+	args = append(args, limit, offset)
+	q := fmt.Sprintf("%s WHERE %s ORDER BY c.created_at DESC, c.id DESC LIMIT $%d OFFSET $%d",
+		selectItems(d), where, len(args)-1, len(args))
+	rows, err := t.tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing %ss: %w", d, err)
+	}
+	defer rows.Close()
+	var out []txn.Item
+	for rows.Next() {
+		it, err := scanItem(rows, d)
+		if err != nil {
+			return nil, 0, fmt.Errorf("reading %s: %w", d, err)
+		}
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("listing %ss: %w", d, err)
+	}
+	return out, total, nil
+}

@@ -1,0 +1,75 @@
+// Package store keeps transactions-svc's data in Postgres. Every method that
+// touches tenant data hangs off Tx, which only Write and Read hand out: a
+// transaction scoped to one tenant (tenancy), under row-level security. The
+// two infrastructure tables without row-level security (link_routes and
+// due_work, ids only) are reached through Store's own methods.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/tenancy"
+)
+
+// Store opens tenant-scoped transactions on the app pool.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// New returns a store on the app pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Pool returns the app pool (readiness probes).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Tx is a transaction scoped to one tenant.
+type Tx struct {
+	tx       pgx.Tx
+	tenantID string
+}
+
+// TenantID is the tenant the transaction is scoped to.
+func (t *Tx) TenantID() string { return t.tenantID }
+
+// errTenantMismatch guards against joining a transaction of another tenant.
+var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
+
+// Write runs fn in a read-write transaction scoped to tenantID and commits
+// when fn returns nil. When ctx carries the transaction of an
+// Idempotency-Key (idempotency.Middleware), fn runs in it instead, so the
+// write commits together with the stored response.
+func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
+	if tx, scope, ok := idempotency.TxFrom(ctx); ok {
+		if scope != tenantID {
+			return errTenantMismatch
+		}
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	}
+	return tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	})
+}
+
+// Read runs fn in a read-only transaction scoped to tenantID.
+func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
+	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	})
+}
+
+// Publish writes an event to the outbox in the transaction; the relay sends
+// it to Kafka once the transaction commits.
+func (t *Tx) Publish(ctx context.Context, env events.Envelope) error {
+	if err := outbox.Add(ctx, t.tx, events.TopicFor(env.Type), env); err != nil {
+		return fmt.Errorf("publishing %s: %w", env.Type, err)
+	}
+	return nil
+}
