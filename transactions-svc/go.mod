@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/libs v0.0.0-00010101000000-000000000000
+	github.com/paylane/paylane/libs v0.0.0
 )
 
 require (
