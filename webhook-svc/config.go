@@ -1,0 +1,174 @@
+package webhooksvc
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/webhook-svc/internal/netguard"
+	"github.com/paylane/paylane/webhook-svc/internal/sealer"
+)
+
+// Config is everything webhook-svc needs to run, filled from the
+// environment by ConfigFromEnv or built directly (devstack, tests).
+type Config struct {
+	// HTTPAddr serves /api/v1/webhook-endpoints (HTTP_ADDR, ":8080").
+	HTTPAddr string
+	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
+	InternalAddr string
+	// DatabaseURL is the app role's DSN (DATABASE_URL).
+	DatabaseURL string
+	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
+	MigrateDatabaseURL string
+	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
+	DBMaxConns int32
+	// KafkaBrokers are read for events; empty runs no consumer (KAFKA_BROKERS).
+	KafkaBrokers []string
+	// IdentityURL is identity-svc's base URL, for the JWKS of internal tokens (IDENTITY_URL).
+	IdentityURL string
+	// EncryptionKey seals signing secrets at rest: 32 bytes (WEBHOOK_ENCRYPTION_KEY, base64).
+	EncryptionKey []byte
+	// AllowCIDRs are destinations deliveries may reach although they are
+	// private, loopback or otherwise reserved (WEBHOOK_ALLOW_CIDRS, comma
+	// list of prefixes or addresses; empty allows none).
+	AllowCIDRs []netip.Prefix
+	// ExtraCAFile is a PEM file of CAs trusted besides the system's
+	// (WEBHOOK_EXTRA_CA_FILE).
+	ExtraCAFile string
+	// ExtraRootCAs, when set, replaces the system roots as the base trust
+	// store (devstack passes a pool of its own CA); ExtraCAFile adds to it.
+	ExtraRootCAs *x509.CertPool
+	// DispatchConcurrency bounds the deliveries in flight per replica
+	// (WEBHOOK_DISPATCH_CONCURRENCY, 64).
+	DispatchConcurrency int
+	// PollInterval is how often the dispatcher polls the queue besides
+	// notifications (WEBHOOK_POLL_INTERVAL, 250ms).
+	PollInterval time.Duration
+	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
+	Logger *slog.Logger
+	// Ready, when set, is called with the bound addresses once every listener is up.
+	Ready func(Addrs)
+}
+
+// Addrs are the addresses Run listens on.
+type Addrs struct {
+	HTTP, Internal string
+}
+
+// Defaults of the configuration.
+const (
+	DefaultHTTPAddr            = ":8080"
+	DefaultInternalAddr        = ":9090"
+	DefaultDBMaxConns          = 10
+	DefaultDispatchConcurrency = 64
+	DefaultPollInterval        = 250 * time.Millisecond
+)
+
+// ConfigFromEnv reads the configuration from the environment. It fails on
+// values that cannot be parsed; Validate (called by Run) checks the rest.
+func ConfigFromEnv() (Config, error) {
+	cfg := Config{
+		HTTPAddr:            envOr("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:        envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		DatabaseURL:         os.Getenv("DATABASE_URL"),
+		MigrateDatabaseURL:  os.Getenv("MIGRATE_DATABASE_URL"),
+		DBMaxConns:          DefaultDBMaxConns,
+		KafkaBrokers:        splitList(os.Getenv("KAFKA_BROKERS")),
+		IdentityURL:         os.Getenv("IDENTITY_URL"),
+		ExtraCAFile:         os.Getenv("WEBHOOK_EXTRA_CA_FILE"),
+		DispatchConcurrency: DefaultDispatchConcurrency,
+		PollInterval:        DefaultPollInterval,
+	}
+	var errs []error
+	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		errs = appendErr(errs, "DB_MAX_CONNS", err)
+		cfg.DBMaxConns = int32(n)
+	}
+	if v := os.Getenv("WEBHOOK_ENCRYPTION_KEY"); v != "" {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
+		errs = appendErr(errs, "WEBHOOK_ENCRYPTION_KEY is not base64", err)
+		cfg.EncryptionKey = key
+	}
+	allow, err := netguard.ParseAllow(os.Getenv("WEBHOOK_ALLOW_CIDRS"))
+	errs = appendErr(errs, "WEBHOOK_ALLOW_CIDRS", err)
+	cfg.AllowCIDRs = allow
+	if v := os.Getenv("WEBHOOK_DISPATCH_CONCURRENCY"); v != "" {
+		n, err := strconv.Atoi(v)
+		errs = appendErr(errs, "WEBHOOK_DISPATCH_CONCURRENCY", err)
+		cfg.DispatchConcurrency = n
+	}
+	if v := os.Getenv("WEBHOOK_POLL_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		errs = appendErr(errs, "WEBHOOK_POLL_INTERVAL", err)
+		cfg.PollInterval = d
+	}
+	level := slog.LevelInfo
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		errs = appendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
+	}
+	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
+	return cfg, errors.Join(errs...)
+}
+
+// Validate reports every problem of the configuration at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.HTTPAddr == "" {
+		errs = append(errs, errors.New("HTTP_ADDR is required"))
+	}
+	if c.InternalAddr == "" {
+		errs = append(errs, errors.New("INTERNAL_ADDR is required"))
+	}
+	if c.DatabaseURL == "" {
+		errs = append(errs, errors.New("DATABASE_URL is required"))
+	}
+	if c.DBMaxConns < 1 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
+	}
+	if c.IdentityURL == "" {
+		errs = append(errs, errors.New("IDENTITY_URL is required (the JWKS of internal tokens)"))
+	}
+	if len(c.EncryptionKey) != sealer.KeySize {
+		errs = append(errs, fmt.Errorf("WEBHOOK_ENCRYPTION_KEY must be the base64 of %d bytes", sealer.KeySize))
+	}
+	if c.DispatchConcurrency < 1 {
+		errs = append(errs, errors.New("WEBHOOK_DISPATCH_CONCURRENCY must be at least 1"))
+	}
+	if c.PollInterval <= 0 {
+		errs = append(errs, errors.New("WEBHOOK_POLL_INTERVAL must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+func appendErr(errs []error, what string, err error) []error {
+	if err != nil {
+		return append(errs, fmt.Errorf("%s: %w", what, err))
+	}
+	return errs
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+// Package dispatch sends webhook deliveries. A Dispatcher claims due
+// deliveries from the queue (FOR UPDATE SKIP LOCKED, so several replicas
+// share the work without sending one twice), reads each in its tenant's
+// scope, signs and POSTs it over a pooled, SSRF-guarded client per
+// endpoint, and records the attempt: success, the next retry on the
+// schedule, or failure once attempts are exhausted. A circuit breaker per
+// endpoint defers attempts while the endpoint keeps failing, without
+// counting them.
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/webhook-svc/internal/netguard"
+	"github.com/paylane/paylane/webhook-svc/internal/sealer"
+	"github.com/paylane/paylane/webhook-svc/internal/store"
+)
+
+// Defaults of Options.
+const (
+	DefaultConcurrency     = 64
+	DefaultPollInterval    = 250 * time.Millisecond
+	DefaultLease           = 2 * time.Minute
+	DefaultTimeout         = 15 * time.Second
+	DefaultBreakerFailures = 5
+	DefaultBreakerOpenFor  = 30 * time.Second
+	idleEndpointAfter      = 10 * time.Minute
+)
+
+// Options configure a Dispatcher. Zero values take the defaults.
+type Options struct {
+	Store  *store.Store
+	Sealer *sealer.Sealer
+	Log    *slog.Logger
+	// Metrics receives the dispatcher's metrics when set.
+	Metrics prometheus.Registerer
+	// Now is the clock of due times, signatures and records (time.Now).
+	Now func() time.Time
+	// Jitter draws a number in [0, 1) that spreads retry waits (math/rand).
+	Jitter func() float64
+	// Concurrency bounds the deliveries in flight.
+	Concurrency int
+	// PollInterval is how often the queue is polled besides notifications.
+	PollInterval time.Duration
+	// Lease is how long a claim holds a delivery; past it another
+	// dispatcher may claim it (the holder died).
+	Lease time.Duration
+	// Timeout bounds one attempt (contract: 15 s).
+	Timeout time.Duration
+	// BreakerFailures is the number of failures in a row that opens an
+	// endpoint's breaker; BreakerOpenFor is how long it stays open.
+	BreakerFailures uint32
+	BreakerOpenFor  time.Duration
+	// Transport configures the guarded HTTP transport of each endpoint.
+	Transport netguard.Options
+}
+
+// Dispatcher sends due deliveries.
+type Dispatcher struct {
+	opts      Options
+	log       *slog.Logger
+	endpoints *endpoints
+	metrics   *metrics
+	freed     chan struct{}
+}
+
+// New returns a dispatcher.
+func New(o Options) (*Dispatcher, error) {
+	if o.Store == nil || o.Sealer == nil {
+		return nil, errors.New("dispatch: a store and a sealer are required")
+	}
+	o = withDefaults(o)
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m, err := newMetrics(o.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	return &Dispatcher{
+		opts: o, log: log, metrics: m, freed: make(chan struct{}, 1),
+		endpoints: newEndpoints(o),
+	}, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Jitter == nil {
+		o.Jitter = rand.Float64
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.BreakerFailures == 0 {
+		o.BreakerFailures = DefaultBreakerFailures
+	}
+	if o.BreakerOpenFor <= 0 {
+		o.BreakerOpenFor = DefaultBreakerOpenFor
+	}
+	if o.Transport.MaxConnsPerEndpoint <= 0 {
+		o.Transport.MaxConnsPerEndpoint = o.Concurrency
+	}
+	return o
+}
+
+// now is the clock as Postgres keeps time.
+func (d *Dispatcher) now() time.Time { return d.opts.Now().UTC().Truncate(time.Microsecond) }
+
+// Run dispatches until ctx is done: it wakes on notifications of new
+// deliveries, on every poll interval and when a slot frees up, claims as
+// many due deliveries as it has free slots and sends them concurrently.
+// In-flight attempts finish (within the attempt timeout) before it returns.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	wake := make(chan struct{}, 1)
+	go d.listen(ctx, wake)
+	ticker := time.NewTicker(d.opts.PollInterval)
+	defer ticker.Stop()
+	sem := make(chan struct{}, d.opts.Concurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	lastPrune := time.Now()
+	for {
+		free := cap(sem) - len(sem)
+		if free > 0 {
+			n, err := d.dispatchDue(ctx, free, sem, &wg)
+			if err != nil && ctx.Err() == nil {
+				d.log.Warn("dispatching due deliveries", "err", err)
+			}
+			if err == nil && n == free {
+				continue // the queue may hold more due work
+			}
+		}
+		if time.Since(lastPrune) > time.Minute {
+			d.endpoints.prune(idleEndpointAfter)
+			lastPrune = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-wake:
+		case <-ticker.C:
+		case <-d.freed:
+		}
+	}
+}
+
+// RunOnce sends every delivery due now and returns how many it handled. It
+// is Run without the waiting, for tests that drive an injected clock.
+func (d *Dispatcher) RunOnce(ctx context.Context) (int, error) {
+	sem := make(chan struct{}, d.opts.Concurrency)
+	total := 0
+	for {
+		var wg sync.WaitGroup
+		n, err := d.dispatchDue(ctx, d.opts.Concurrency, sem, &wg)
+		wg.Wait()
+		total += n
+		if err != nil || n == 0 {
+			return total, err
+		}
+	}
+}
+
+// dispatchDue claims up to limit due deliveries and starts them, each
+// holding a slot of sem until it is recorded.
+func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, sem chan struct{}, wg *sync.WaitGroup) (int, error) {
+	now := d.now()
+	claims, err := d.opts.Store.ClaimDue(ctx, now, now.Add(d.opts.Lease), limit, ids.New())
+	if err != nil || len(claims) == 0 {
+		return 0, err
+	}
+	jobs, err := d.load(ctx, claims)
+	if err != nil {
+		return 0, err // the claims' lease runs out and they become due again
+	}
+	// Attempts run to completion (bounded by the timeout) even when ctx ends,
+	// so a shutdown does not record half-made attempts.
+	sendCtx := context.WithoutCancel(ctx)
+	for _, c := range claims {
+		job, ok := jobs[c.DeliveryID]
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() {
+				<-sem
+				select {
+				case d.freed <- struct{}{}:
+				default:
+				}
+			}()
+			d.handle(sendCtx, c, job, ok)
+		})
+	}
+	return len(claims), nil
+}
+
+// load reads the claimed deliveries, one read transaction per tenant.
+func (d *Dispatcher) load(ctx context.Context, claims []store.Claim) (map[string]store.Job, error) {
+	byTenant := map[string][]string{}
+	for _, c := range claims {
+		byTenant[c.TenantID] = append(byTenant[c.TenantID], c.DeliveryID)
+	}
+	jobs := make(map[string]store.Job, len(claims))
+	for tenantID, ids := range byTenant {
+		err := d.opts.Store.Read(ctx, tenantID, func(tx *store.Tx) error {
+			found, err := tx.Jobs(ctx, ids)
+			for id, j := range found {
+				jobs[id] = j
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return jobs, nil
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/paylane/paylane/webhook-svc/internal/webhook"
+)
+
+// DeliveryFilter narrows the deliveries list; empty fields match all.
+type DeliveryFilter struct {
+	Status    string
+	EventType string
+}
+
+// ListDeliveries returns a page of an endpoint's deliveries, newest first,
+// each with its attempts, and how many match in all.
+func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, int, error) {
+	const where = ` FROM deliveries WHERE endpoint_id = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR event_type = $3)`
+	var total int
+	if err := t.tx.QueryRow(ctx, `SELECT count(*)`+where, endpointID, f.Status, f.EventType).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting deliveries: %w", err)
+	}
+	rows, err := t.tx.Query(ctx, `SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
+		response_status, last_error, next_attempt_at, delivered_at, created_at`+where+`
+		ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, endpointID, f.Status, f.EventType, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing deliveries: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []webhook.Delivery
+		index = map[string]int{}
+		ids   []string
+	)
+	for rows.Next() {
+		var d webhook.Delivery
+		if err := rows.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.EventType, &d.Status, &d.AttemptCount,
+			&d.ResponseStatus, &d.LastError, &d.NextAttemptAt, &d.DeliveredAt, &d.CreatedAt); err != nil {
+			return nil, 0, fmt.Errorf("reading delivery: %w", err)
+		}
+		d.Attempts = []webhook.Attempt{}
+		index[d.ID] = len(out)
+		ids = append(ids, d.ID)
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("listing deliveries: %w", err)
+	}
+	if len(ids) == 0 {
+		return out, total, nil
+	}
+	if err := t.attachAttempts(ctx, out, index, ids); err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+func (t *Tx) attachAttempts(ctx context.Context, out []webhook.Delivery, index map[string]int, ids []string) error {
+	rows, err := t.tx.Query(ctx, `SELECT delivery_id, number, succeeded, response_status, error, attempted_at, duration_ms
+		FROM attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, number`, ids)
+	if err != nil {
+		return fmt.Errorf("listing attempts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id string
+			a  webhook.Attempt
+		)
+		if err := rows.Scan(&id, &a.Number, &a.Succeeded, &a.ResponseStatus, &a.Error, &a.AttemptedAt, &a.DurationMS); err != nil {
+			return fmt.Errorf("reading attempt: %w", err)
+		}
+		i := index[id]
+		out[i].Attempts = append(out[i].Attempts, a)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("listing attempts: %w", err)
+	}
+	return nil
+}

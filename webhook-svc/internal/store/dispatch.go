@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Job is what sending one delivery needs, read in its tenant's scope.
+type Job struct {
+	DeliveryID   string
+	TenantID     string
+	EventID      string
+	EventType    string
+	Status       string
+	AttemptCount int
+	Body         []byte
+	EventAt      time.Time
+	Endpoint     EndpointRow
+	// Live is false when the endpoint is inactive or deleted.
+	Live bool
+}
+
+// Jobs reads the deliveries ids of the transaction's tenant with their
+// endpoint and event body.
+func (t *Tx) Jobs(ctx context.Context, ids []string) (map[string]Job, error) {
+	rows, err := t.tx.Query(ctx, `SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
+		e.is_active AND e.deleted_at IS NULL,
+		e.id, e.tenant_id, e.name, e.url, e.subscribed_events, e.is_active, e.consecutive_failures,
+		e.last_succeeded_at, e.last_failed_at, e.disabled_at, e.created_at, e.updated_at,
+		e.secret, e.previous_secret, e.previous_secret_until
+		FROM deliveries d
+		JOIN endpoints e ON e.tenant_id = d.tenant_id AND e.id = d.endpoint_id
+		JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
+		WHERE d.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("reading deliveries to send: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]Job, len(ids))
+	for rows.Next() {
+		j := Job{TenantID: t.tenantID}
+		var body string
+		e := &j.Endpoint
+		if err := rows.Scan(&j.DeliveryID, &j.EventID, &j.EventType, &j.Status, &j.AttemptCount, &body, &j.EventAt, &j.Live,
+			&e.ID, &e.TenantID, &e.Name, &e.URL, &e.SubscribedEvents, &e.IsActive, &e.ConsecutiveFailures,
+			&e.LastSucceededAt, &e.LastFailedAt, &e.DisabledAt, &e.CreatedAt, &e.UpdatedAt,
+			&e.Secret, &e.PreviousSecret, &e.PreviousSecretUntil); err != nil {
+			return nil, fmt.Errorf("reading delivery to send: %w", err)
+		}
+		j.Body = []byte(body)
+		out[j.DeliveryID] = j
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading deliveries to send: %w", err)
+	}
+	return out, nil
+}
+
+// Outcome is the result of one attempt, decided by the dispatcher.
+type Outcome struct {
+	Claim Claim
+	// Attempt is the number of this attempt (1-based); the delivery must
+	// still have Attempt-1 attempts recorded, or nothing is written.
+	Attempt        int
+	Succeeded      bool
+	Status         string // the delivery's status after the attempt
+	ResponseStatus *int
+	Error          *string
+	AttemptedAt    time.Time
+	Duration       time.Duration
+	// NextAttemptAt is when the delivery is due again; nil when final.
+	NextAttemptAt *time.Time
+	EndpointID    string
+}
+
+// recordSQL writes an attempt in one statement: the delivery row (only if it
+// is still open and at the expected attempt, so a cancelled delivery stays
+// cancelled), the attempt, the endpoint's health, and the queue entry (moved
+// to the next attempt, or removed when final). The endpoint's
+// consecutive_failures and last_failed_at change on every failure; on
+// success the row is written only when something changes or
+// last_succeeded_at is more than a second old, so a busy endpoint's row
+// does not serialize every successful delivery. At DisableThreshold
+// failures in a row the endpoint is disabled; the statement reports it.
+const recordSQL = `WITH d AS (
+	UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, last_error = $6,
+	       next_attempt_at = $7, delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, updated_at = $9
+	 WHERE id = $1 AND status IN ('pending', 'retrying') AND attempt_count = $4 - 1
+	RETURNING id, endpoint_id),
+a AS (
+	INSERT INTO attempts (tenant_id, delivery_id, number, succeeded, response_status, error, attempted_at, duration_ms)
+	SELECT $2, id, $4, $8, $5, $6, $9, $10 FROM d),
+q AS (
+	UPDATE delivery_queue SET due_at = COALESCE($7, due_at), claim_token = NULL
+	 WHERE delivery_id = $1 AND claim_token = $11 AND $7::timestamptz IS NOT NULL),
+r AS (
+	DELETE FROM delivery_queue WHERE delivery_id = $1 AND claim_token = $11 AND $7::timestamptz IS NULL),
+e AS (
+	UPDATE endpoints SET
+	       consecutive_failures = CASE WHEN $8 THEN 0 ELSE consecutive_failures + 1 END,
+	       last_succeeded_at = CASE WHEN $8 THEN $9 ELSE last_succeeded_at END,
+	       last_failed_at = CASE WHEN $8 THEN last_failed_at ELSE $9 END,
+	       is_active = is_active AND ($8 OR consecutive_failures + 1 < $12),
+	       disabled_at = CASE WHEN NOT $8 AND is_active AND consecutive_failures + 1 >= $12 THEN $9 ELSE disabled_at END
+	 WHERE id = (SELECT endpoint_id FROM d)
+	   AND (NOT $8 OR consecutive_failures <> 0 OR last_succeeded_at IS NULL OR last_succeeded_at < $9 - interval '1 second')
+	RETURNING NOT is_active AND disabled_at = $9 AS disabled)
+SELECT (SELECT count(*) FROM d), COALESCE((SELECT disabled FROM e), false)`
+
+// Record stores the outcome of an attempt and reports whether it was
+// written (false: the delivery was cancelled or recorded meanwhile) and
+// whether it disabled the endpoint, in which case the endpoint's other open
+// deliveries are cancelled in the same transaction.
+func (t *Tx) Record(ctx context.Context, o Outcome, disableAt int) (written, disabled bool, err error) {
+	var n int
+	err = t.tx.QueryRow(ctx, recordSQL, o.Claim.DeliveryID, t.tenantID, o.Status, o.Attempt, o.ResponseStatus,
+		o.Error, o.NextAttemptAt, o.Succeeded, o.AttemptedAt, int(o.Duration.Milliseconds()), o.Claim.Token,
+		disableAt).Scan(&n, &disabled)
+	if err != nil {
+		return false, false, fmt.Errorf("recording attempt of delivery %s: %w", o.Claim.DeliveryID, err)
+	}
+	if disabled {
+		if _, err := cancelOpen(ctx, t.tx, o.EndpointID, o.AttemptedAt); err != nil {
+			return false, false, err
+		}
+	}
+	return n == 1, disabled, nil
+}
+
+// Defer moves a claimed delivery to until without an attempt (the
+// endpoint's circuit breaker is open).
+func (t *Tx) Defer(ctx context.Context, c Claim, until, now time.Time) error {
+	_, err := t.tx.Exec(ctx, `WITH d AS (
+			UPDATE deliveries SET next_attempt_at = $2, updated_at = $3
+			 WHERE id = $1 AND status IN ('pending', 'retrying'))
+		UPDATE delivery_queue SET due_at = $2, claim_token = NULL WHERE delivery_id = $1 AND claim_token = $4`,
+		c.DeliveryID, until, now, c.Token)
+	if err != nil {
+		return fmt.Errorf("deferring delivery %s: %w", c.DeliveryID, err)
+	}
+	return nil
+}
+
+// Cancel cancels a claimed open delivery whose endpoint is no longer live
+// and removes it from the queue.
+func (t *Tx) Cancel(ctx context.Context, c Claim, now time.Time) error {
+	_, err := t.tx.Exec(ctx, `WITH d AS (
+			UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = $2
+			 WHERE id = $1 AND status IN ('pending', 'retrying'))
+		DELETE FROM delivery_queue WHERE delivery_id = $1 AND claim_token = $3`, c.DeliveryID, now, c.Token)
+	if err != nil {
+		return fmt.Errorf("cancelling delivery %s: %w", c.DeliveryID, err)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+// Package wire renders webhook-svc's resources as the API shows them.
+package wire
+
+import (
+	"time"
+
+	"github.com/paylane/paylane/webhook-svc/internal/webhook"
+)
+
+// timeLayout is the API's timestamp format (RFC 3339, UTC, milliseconds).
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+// Time formats t as the API does.
+func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func optTime(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := Time(*t)
+	return &s
+}
+
+// Endpoint is a webhook endpoint in API responses, with its health fields.
+// SigningSecret is set only in the create and rotate-secret responses.
+type Endpoint struct {
+	ID                  string   `json:"id"`
+	Name                string   `json:"name"`
+	URL                 string   `json:"url"`
+	SubscribedEvents    []string `json:"subscribed_events"`
+	IsActive            bool     `json:"is_active"`
+	SigningSecret       string   `json:"signing_secret,omitempty"`
+	ConsecutiveFailures int      `json:"consecutive_failures"`
+	LastSucceededAt     *string  `json:"last_succeeded_at"`
+	LastFailedAt        *string  `json:"last_failed_at"`
+	DisabledAt          *string  `json:"disabled_at"`
+	CreatedAt           string   `json:"created_at"`
+	UpdatedAt           string   `json:"updated_at"`
+}
+
+// NewEndpoint renders e without its secret.
+func NewEndpoint(e webhook.Endpoint) Endpoint {
+	events := e.SubscribedEvents
+	if events == nil {
+		events = []string{}
+	}
+	return Endpoint{
+		ID: e.ID, Name: e.Name, URL: e.URL, SubscribedEvents: events, IsActive: e.IsActive,
+		ConsecutiveFailures: e.ConsecutiveFailures, LastSucceededAt: optTime(e.LastSucceededAt),
+		LastFailedAt: optTime(e.LastFailedAt), DisabledAt: optTime(e.DisabledAt),
+		CreatedAt: Time(e.CreatedAt), UpdatedAt: Time(e.UpdatedAt),
+	}
+}
+
+// NewEndpointWithSecret renders e with its plaintext secret.
+func NewEndpointWithSecret(e webhook.WithSecret) Endpoint {
+	out := NewEndpoint(e.Endpoint)
+	out.SigningSecret = e.SigningSecret
+	return out
+}
+
+// Endpoints renders a list of endpoints.
+func Endpoints(list []webhook.Endpoint) []Endpoint {
+	out := make([]Endpoint, 0, len(list))
+	for _, e := range list {
+		out = append(out, NewEndpoint(e))
+	}
+	return out
+}
+
+// Delivery is a row of the deliveries list: the latest attempt's outcome on
+// the row, every attempt in attempts.
+type Delivery struct {
+	ID             string    `json:"id"`
+	EndpointID     string    `json:"endpoint_id"`
+	EventID        string    `json:"event_id"`
+	EventType      string    `json:"event_type"`
+	Status         string    `json:"status"`
+	AttemptCount   int       `json:"attempt_count"`
+	ResponseStatus *int      `json:"response_status"`
+	LastError      *string   `json:"last_error"`
+	NextAttemptAt  *string   `json:"next_attempt_at"`
+	DeliveredAt    *string   `json:"delivered_at"`
+	CreatedAt      string    `json:"created_at"`
+	Attempts       []Attempt `json:"attempts"`
+}
+
+// Attempt is one HTTP request of a delivery.
+type Attempt struct {
+	Number         int     `json:"number"`
+	Status         string  `json:"status"`
+	ResponseStatus *int    `json:"response_status"`
+	Error          *string `json:"error"`
+	AttemptedAt    string  `json:"attempted_at"`
+	DurationMS     int     `json:"duration_ms"`
+}
+
+// Deliveries renders a page of deliveries.
+func Deliveries(list []webhook.Delivery) []Delivery {
+	out := make([]Delivery, 0, len(list))
+	for _, d := range list {
+		row := Delivery{
+			ID: d.ID, EndpointID: d.EndpointID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
+			AttemptCount: d.AttemptCount, ResponseStatus: d.ResponseStatus, LastError: d.LastError,
+			NextAttemptAt: optTime(d.NextAttemptAt), DeliveredAt: optTime(d.DeliveredAt),
+			CreatedAt: Time(d.CreatedAt), Attempts: make([]Attempt, 0, len(d.Attempts)),
+		}
+		for _, a := range d.Attempts {
+			status := "failed"
+			if a.Succeeded {
+				status = "succeeded"
+			}
+			row.Attempts = append(row.Attempts, Attempt{
+				Number: a.Number, Status: status, ResponseStatus: a.ResponseStatus, Error: a.Error,
+				AttemptedAt: Time(a.AttemptedAt), DurationMS: a.DurationMS,
+			})
+		}
+		out = append(out, row)
+	}
+	return out
+}
