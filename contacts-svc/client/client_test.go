@@ -1,0 +1,134 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+const (
+	tenantA = "01HZX3K5Q8V9W2Y4Z6A7B8C9DA"
+	tenantB = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
+)
+
+func TestClientAgainstTheService(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	c := client.New(svc.BaseURL(), nil)
+	ctx := context.Background()
+	// The token a transactions-svc forwards: the tenant's, no contact abilities.
+	tok := svc.Token(t, tenantA, "api:create-receivable")
+
+	ada, created, err := c.FindOrCreate(ctx, tok, client.ContactInput{ExternalID: "crm-1", FirstName: "Ada", LastName: "Lovelace", Phone: "(415) 555-0100"}, "")
+	if err != nil || !created || ada.Phone != "+14155550100" || !ada.Live() {
+		t.Fatalf("FindOrCreate = %+v, %v, %v", ada, created, err)
+	}
+	again, created, err := c.FindOrCreate(ctx, tok, client.ContactInput{ExternalID: "crm-1", Phone: "+14155550101"}, "")
+	if err != nil || created || again.ID != ada.ID {
+		t.Errorf("FindOrCreate of a known external id = %+v, %v, %v", again, created, err)
+	}
+	_, _, err = c.FindOrCreate(ctx, tok, client.ContactInput{Phone: "+14155550100"}, "")
+	var apiErr *client.Error
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || len(apiErr.Fields()["phone"]) == 0 {
+		t.Errorf("FindOrCreate with a taken phone: err = %v", err)
+	}
+
+	got, err := c.Contact(ctx, tok, ada.ID)
+	if err != nil || got.ID != ada.ID || !got.CreatedAt.Equal(ada.CreatedAt) {
+		t.Errorf("Contact = %+v, %v", got, err)
+	}
+	for _, tt := range []struct{ token, id string }{
+		{tok, "01HZX3K5Q8V9W2Y4Z6A7B8C9DE"},
+		{tok, "not-a-ulid"},
+		{svc.Token(t, tenantB), ada.ID},
+	} {
+		if _, err := c.Contact(ctx, tt.token, tt.id); !errors.Is(err, client.ErrNotFound) {
+			t.Errorf("Contact(%s) err = %v, want ErrNotFound", tt.id, err)
+		}
+	}
+
+	cands, err := c.Search(ctx, tok, client.SearchQuery{Name: "Ada Lovelace"})
+	if err != nil || len(cands) != 1 || cands[0].ContactID != ada.ID || cands[0].PhoneLast4 != "0100" || cands[0].Score <= 0 {
+		t.Errorf("Search = %+v, %v", cands, err)
+	}
+
+	req := client.BulkUpsertRequest{BatchID: "B1", Items: []client.ContactInput{
+		{ExternalID: "crm-1", FirstName: "Augusta", Phone: "+14155550100"},
+		{FirstName: "Grace", Phone: "+14155550102"},
+		{Phone: "nope"},
+	}}
+	rows, err := c.BulkUpsert(ctx, tok, req)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("BulkUpsert = %+v, %v", rows, err)
+	}
+	actions := []string{rows[0].Action, rows[1].Action, rows[2].Action}
+	if diff := cmp.Diff([]string{client.ActionUpdated, client.ActionCreated, client.ActionFailed}, actions); diff != "" ||
+		rows[0].ContactID != ada.ID || len(rows[2].Errors["phone"]) == 0 {
+		t.Errorf("rows = %+v (-want +got actions):\n%s", rows, diff)
+	}
+	resumed, err := c.BulkUpsert(ctx, tok, req)
+	if err != nil || !cmp.Equal(rows, resumed) {
+		t.Errorf("resumed chunk = %+v, %v; want %+v", resumed, err, rows)
+	}
+
+	if _, err := c.Contact(ctx, "not-a-token", ada.ID); client.StatusOf(err) != http.StatusUnauthorized {
+		t.Errorf("bad token: err = %v", err)
+	}
+}
+
+func TestBreakerOpensAfterRepeatedFailures(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(down.Close)
+	c := client.New(down.URL, down.Client())
+	for range 5 {
+		if _, err := c.Contact(context.Background(), "tok", "01HZX3K5Q8V9W2Y4Z6A7B8C9DE"); client.StatusOf(err) != 503 {
+			t.Fatalf("err = %v, want the 503", err)
+		}
+	}
+	_, err := c.Contact(context.Background(), "tok", "01HZX3K5Q8V9W2Y4Z6A7B8C9DE")
+	if !errors.Is(err, client.ErrUnavailable) {
+		t.Errorf("sixth call err = %v, want ErrUnavailable", err)
+	}
+	if n := hits.Load(); n != 5 {
+		t.Errorf("server hit %d times, want 5 (the open breaker must not call)", n)
+	}
+}
+
+func TestClientErrorsDoNotTripTheBreaker(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"error":{"code":"resource_not_found","message":"gone","request_id":"R"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	c := client.New(srv.URL, srv.Client())
+	for range 10 {
+		_, err := c.Contact(context.Background(), "tok", "01HZX3K5Q8V9W2Y4Z6A7B8C9DE")
+		var apiErr *client.Error
+		if !errors.Is(err, client.ErrNotFound) || !errors.As(err, &apiErr) || apiErr.RequestID != "R" {
+			t.Fatalf("err = %v, want ErrNotFound with the request id", err)
+		}
+	}
+	if n := hits.Load(); n != 10 {
+		t.Errorf("server hit %d times, want 10", n)
+	}
+}

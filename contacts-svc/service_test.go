@@ -1,0 +1,202 @@
+package contacts_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	contacts "github.com/paylane/paylane/contacts-svc"
+	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+const tenantA = "01HZX3K5Q8V9W2Y4Z6A7B8C9DA"
+
+var abilities = []string{"api:view-any-contact", "api:view-contact", "api:create-contact",
+	"api:update-contact", "api:delete-contact", "api:restore-contact"}
+
+// call sends a request to the running service and returns status and body.
+func call(t *testing.T, method, url, token, body string, header map[string]string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+func TestEventsReachTheBroker(t *testing.T) {
+	t.Parallel()
+	brokers := testkit.Broker(t)
+	svc := testsvc.Start(t, brokers)
+	tok := svc.Token(t, tenantA, abilities...)
+	api := svc.BaseURL() + "/api/v1/contacts"
+
+	status, body := call(t, "POST", api, tok, `{"first_name":"Ada","phone":"+14155550100"}`, map[string]string{"Idempotency-Key": "k1"})
+	if status != 201 {
+		t.Fatalf("create = %d %s", status, body)
+	}
+	var created struct {
+		Data client.Contact `json:"data"`
+	}
+	if err := json.Unmarshal(body, &created); err != nil {
+		t.Fatal(err)
+	}
+	id := created.Data.ID
+	steps := []struct{ method, url, body string }{
+		{"POST", api, `{"first_name":"Ada","phone":"+14155550100"}`},  // replay of k1: no new event
+		{"POST", api, `{"first_name":"Twin","phone":"+14155550100"}`}, // 422: no event
+		{"PATCH", api + "/" + id, `{"last_name":"Lovelace"}`},
+		{"DELETE", api + "/" + id, ``},
+		{"POST", api + "/" + id + "/restore", `{}`},
+	}
+	for i, s := range steps {
+		h := map[string]string{}
+		if i == 0 {
+			h["Idempotency-Key"] = "k1"
+		}
+		if status, body := call(t, s.method, s.url, tok, s.body, h); status >= 500 {
+			t.Fatalf("%s %s = %d %s", s.method, s.url, status, body)
+		}
+	}
+
+	// A last contact marks the end: every event before it is in the list,
+	// so a replay or a refused create that published would show.
+	marker := createMarker(t, svc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got := testsvc.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
+		var c client.Contact
+		return e.Decode(&c) == nil && c.ID == marker
+	})
+	var types []string
+	for _, e := range got {
+		types = append(types, e.Type)
+	}
+	want := []string{client.EventCreated, client.EventUpdated, client.EventDeleted, client.EventUpdated,
+		client.EventRestored, client.EventUpdated, client.EventCreated}
+	if diff := cmp.Diff(want, types); diff != "" {
+		t.Fatalf("event types (-want +got):\n%s", diff)
+	}
+	var first, deleted client.Contact
+	if err := got[0].Decode(&first); err != nil {
+		t.Fatal(err)
+	}
+	if err := got[2].Decode(&deleted); err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != id || first.Phone != "+14155550100" || first.PhoneID == "" || !first.Live() {
+		t.Errorf("contact.created data = %+v", first)
+	}
+	if deleted.ID != id || deleted.Live() || deleted.LastName == nil || *deleted.LastName != "Lovelace" {
+		t.Errorf("contact.deleted data = %+v", deleted)
+	}
+	if got[0].RequestID == "" || got[0].ID == "" || got[0].OccurredAt.IsZero() {
+		t.Errorf("envelope lacks its ids: %+v", got[0])
+	}
+}
+
+// createMarker creates one more contact and returns its id.
+func createMarker(t *testing.T, svc testsvc.Service) string {
+	t.Helper()
+	status, body := call(t, "POST", svc.BaseURL()+"/api/v1/contacts", svc.Token(t, tenantA, abilities...),
+		`{"first_name":"Marker","phone":"+14155550199"}`, nil)
+	if status != 201 {
+		t.Fatalf("marker = %d %s", status, body)
+	}
+	var c struct {
+		Data client.Contact `json:"data"`
+	}
+	if err := json.Unmarshal(body, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c.Data.ID
+}
+
+func TestInternalListener(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		resp, err := http.Get("http://" + svc.Addrs.Internal + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("%s = %d", path, resp.StatusCode)
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	good := contacts.Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 10,
+		IdentityURL: "http://identity-svc:8080", DefaultRegion: "US"}
+	tests := []struct {
+		name    string
+		change  func(*contacts.Config)
+		wantErr string
+	}{
+		{"valid", func(*contacts.Config) {}, ""},
+		{"no database", func(c *contacts.Config) { c.DatabaseURL = "" }, "DATABASE_URL"},
+		{"no identity", func(c *contacts.Config) { c.IdentityURL = "" }, "IDENTITY_URL"},
+		{"bad region", func(c *contacts.Config) { c.DefaultRegion = "usa" }, "DEFAULT_REGION"},
+		{"no pool", func(c *contacts.Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := good
+			tt.change(&c)
+			err := c.Validate()
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("Validate() = %v, want an error naming %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Setenv("HTTP_ADDR", "")
+	t.Setenv("DATABASE_URL", "postgres://app@db/contacts")
+	t.Setenv("KAFKA_BROKERS", "k1:9092, k2:9092,")
+	t.Setenv("IDENTITY_URL", "http://identity-svc:8080")
+	t.Setenv("DEFAULT_REGION", "gb")
+	t.Setenv("DB_MAX_CONNS", "20")
+	cfg, err := contacts.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != ":8080" || cfg.InternalAddr != ":9090" || cfg.DBMaxConns != 20 || cfg.DefaultRegion != "GB" ||
+		!cmp.Equal(cfg.KafkaBrokers, []string{"k1:9092", "k2:9092"}) || cfg.Validate() != nil {
+		t.Errorf("ConfigFromEnv = %+v", cfg)
+	}
+	t.Setenv("DB_MAX_CONNS", "many")
+	if _, err := contacts.ConfigFromEnv(); err == nil {
+		t.Error("DB_MAX_CONNS=many accepted")
+	}
+}
