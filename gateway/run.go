@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/gateway/openapi"
 	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/discovery"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
 )
@@ -30,8 +32,9 @@ import (
 const shutdownTimeout = 10 * time.Second
 
 // Run starts the public, admin and internal listeners and the token.revoked
-// consumer, calls cfg.Ready with the bound addresses, and returns after a
-// graceful shutdown once ctx is done (or the first failure).
+// consumer, registers with cfg.Registrar when one is set, calls cfg.Ready
+// with the bound addresses, and returns after a graceful shutdown
+// (deregistered first) once ctx is done (or the first failure).
 func Run(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("gateway configuration: %w", err)
@@ -81,6 +84,8 @@ func build(cfg Config) (*parts, error) {
 // serve binds the listeners, runs everything until ctx is done or one part
 // fails, and shuts down.
 func (p *parts) serve(ctx context.Context, cfg Config) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	log := cfg.Logger
 	publicLn, err := listen(cfg.ListenAddr, p.tls)
 	if err != nil {
@@ -109,14 +114,23 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 		g.Go(func() error { return s.run(gctx) })
 	}
 	g.Go(func() error { return <-internalDone })
-	g.Go(func() error { return shutdownOnDone(gctx, log, servers) })
+	addrs := Addrs{Public: publicLn.Addr().String(), Admin: adminLn.Addr().String(), Internal: internalAddr.String()}
+	up.Store(true) // ready before registering: the registry's first check passes
+	deregister, err := announce(gctx, cfg, addrs)
+	g.Go(func() error { return shutdownOnDone(gctx, log, servers, deregister) })
+	if err != nil {
+		if gctx.Err() != nil { // stopping anyway: the cause is elsewhere, or none
+			return g.Wait()
+		}
+		cancel()
+		_ = g.Wait()
+		return err
+	}
 	if len(cfg.KafkaBrokers) > 0 {
 		g.Go(func() error { return consumeRevocations(gctx, cfg, p.resolver) })
 	} else {
 		log.Warn("no KAFKA_BROKERS: revoked tokens stop working only when their cache entry expires")
 	}
-	up.Store(true)
-	addrs := Addrs{Public: publicLn.Addr().String(), Admin: adminLn.Addr().String(), Internal: internalAddr.String()}
 	log.Info("gateway listening", "public", addrs.Public, "admin", addrs.Admin, "internal", addrs.Internal,
 		"tls", p.tls != nil, "routes", len(cfg.Routes), "admin_routes", len(cfg.AdminRoutes), "redis", cfg.RedisURL != "")
 	if cfg.Ready != nil {
@@ -203,11 +217,13 @@ func (s server) run(ctx context.Context) error {
 	return fmt.Errorf("%s listener: %w", s.name, err)
 }
 
-// shutdownOnDone drains the servers once ctx is done. The listeners are
-// closed too, in case a server had not started serving yet (Fiber's
-// shutdown only knows listeners already served).
-func shutdownOnDone(ctx context.Context, log *slog.Logger, servers []server) error {
+// shutdownOnDone deregisters the instance from discovery once ctx is done,
+// so that no new traffic is sent here, and then drains the servers. The
+// listeners are closed too, in case a server had not started serving yet
+// (Fiber's shutdown only knows listeners already served).
+func shutdownOnDone(ctx context.Context, log *slog.Logger, servers []server, deregister func()) error {
 	<-ctx.Done()
+	deregister()
 	var errs []error
 	for _, s := range servers {
 		if err := s.app.ShutdownWithTimeout(shutdownTimeout); err != nil {
@@ -220,6 +236,48 @@ func shutdownOnDone(ctx context.Context, log *slog.Logger, servers []server) err
 		return fmt.Errorf("shutting down: %w", err)
 	}
 	return nil
+}
+
+// deregisterTimeout bounds the deregistration at shutdown.
+const deregisterTimeout = 5 * time.Second
+
+// announce registers the gateway with cfg.Registrar, when set: the public
+// listener's port, and a health check on the internal listener's /readyz.
+// It returns the function that deregisters it (a no-op without a Registrar
+// or after a failure), which uses a context of its own since ctx is done
+// by then and only logs a failure: the agent drops the instance once its
+// check stays critical.
+func announce(ctx context.Context, cfg Config, addrs Addrs) (func(), error) {
+	if cfg.Registrar == nil {
+		return func() {}, nil
+	}
+	host := cfg.AdvertiseHost
+	if host == "" {
+		h, err := os.Hostname()
+		if err != nil {
+			return func() {}, fmt.Errorf("registering with discovery: host name: %w", err)
+		}
+		host = h
+	}
+	reg, err := discovery.NewRegistration("gateway", host, addrs.Public, addrs.Internal)
+	if err != nil {
+		return func() {}, fmt.Errorf("registering with discovery: %w", err)
+	}
+	deregister, err := discovery.Announce(ctx, cfg.Registrar, reg)
+	if err != nil {
+		return func() {}, fmt.Errorf("registering with discovery: %w", err)
+	}
+	id, log := reg.ServiceID(), cfg.Logger
+	log.Info("registered with discovery", "service_id", id)
+	return func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deregisterTimeout)
+		defer cancel()
+		if err := deregister(dctx); err != nil {
+			log.Warn("deregistering from discovery", "service_id", id, "error", err)
+			return
+		}
+		log.Info("deregistered from discovery", "service_id", id)
+	}, nil
 }
 
 // newLimiter returns the Redis limiter when REDIS_URL is set (counters

@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/paylane/paylane/libs/discovery"
 )
 
 // Defaults of the configuration (spec section 8 for the limits).
@@ -60,7 +62,16 @@ type Config struct {
 	PublicBaseURL string
 	// ExtraRootCAs are trusted for HTTPS upstreams besides the system roots.
 	ExtraRootCAs *x509.CertPool
-	Logger       *slog.Logger
+	// Registrar, when set, registers this instance (the public listener's
+	// port, with a health check on the internal listener's /readyz) at
+	// start and deregisters it at stop; RegistrarFromEnv gives Consul's
+	// when CONSUL_HTTP_ADDR is set. Nil registers nowhere (Kubernetes,
+	// devstack, tests).
+	Registrar discovery.Registrar
+	// AdvertiseHost is the host the registration announces; empty means the
+	// machine's host name.
+	AdvertiseHost string
+	Logger        *slog.Logger
 	// Ready, when set, is called with the bound addresses once every
 	// listener is up.
 	Ready func(Addrs)

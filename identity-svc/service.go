@@ -104,7 +104,10 @@ func Run(ctx context.Context, cfg Config) error {
 
 	internalStopped := false
 	deregister, runErr := announce(ctx, cfg, addrs, log)
-	if runErr == nil {
+	if runErr != nil && ctx.Err() != nil {
+		runErr = nil // stopped while registering: a normal stop
+	}
+	if runErr == nil && deregister != nil {
 		log.Info("identity-svc started", "http_addr", addrs.HTTP, "internal_addr", addrs.Internal,
 			"relay", len(cfg.KafkaBrokers) > 0, "discovery", cfg.Registrar != nil)
 		if cfg.Ready != nil {
