@@ -29,6 +29,8 @@ func TestConfigFromEnv(t *testing.T) {
 	t.Setenv("KAFKA_BROKERS", "k1:9092, k2:9092,")
 	t.Setenv("SIGNING_KEY", base64.StdEncoding.EncodeToString(seed))
 	t.Setenv("ADMIN_TOKEN", "admin")
+	t.Setenv("SERVICE_SECRET", "service-secret-0123456789")
+	t.Setenv("CONSUL_HTTP_ADDR", "")
 	t.Setenv("INTERNAL_TOKEN_TTL", "30s")
 	t.Setenv("LOG_LEVEL", "debug")
 	cfg, err := identity.ConfigFromEnv()
@@ -43,7 +45,7 @@ func TestConfigFromEnv(t *testing.T) {
 		HTTPAddr: ":1234", InternalAddr: ":9090",
 		DatabaseURL: "postgres://app@db/identity", MigrateDatabaseURL: "postgres://owner@db/identity",
 		DBMaxConns: 3, KafkaBrokers: []string{"k1:9092", "k2:9092"}, SigningKey: seed,
-		AdminToken: "admin", InternalTokenTTL: 30 * time.Second,
+		AdminToken: "admin", ServiceSecret: "service-secret-0123456789", InternalTokenTTL: 30 * time.Second,
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("ConfigFromEnv() (-want +got):\n%s", diff)
@@ -80,6 +82,7 @@ func TestValidate(t *testing.T) {
 		{"no admin token", func(c *identity.Config) { c.AdminToken = "" }, "ADMIN_TOKEN"},
 		{"zero ttl", func(c *identity.Config) { c.InternalTokenTTL = 0 }, "INTERNAL_TOKEN_TTL"},
 		{"no pool", func(c *identity.Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
+		{"short service secret", func(c *identity.Config) { c.ServiceSecret = "short" }, "SERVICE_SECRET"},
 	}
 	if err := valid.Validate(); err != nil {
 		t.Fatalf("Validate(valid) = %v", err)
