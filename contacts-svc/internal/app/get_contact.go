@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
-	"github.com/paylane/paylane/contacts-svc/internal/store"
 )
 
 // GetContact returns a contact and its opt-in standing (a single read). A
@@ -28,11 +27,5 @@ func (a *App) LookupContact(ctx context.Context, scope Scope, id string, withTra
 	if err := checkID(id); err != nil {
 		return contact.Contact{}, err
 	}
-	var c contact.Contact
-	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
-		var err error
-		c, err = tx.Contact(ctx, id, store.Lookup{WithTrashed: withTrashed})
-		return err
-	})
-	return c, err
+	return a.store.ReadContact(ctx, scope.TenantID, id, withTrashed)
 }

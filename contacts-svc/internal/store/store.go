@@ -1,8 +1,10 @@
 // Package store keeps contacts-svc's data in Postgres. Every method that
 // touches tenant data hangs off Tx, which only Write and Read hand out: a
-// transaction scoped to one tenant (tenancy), under row-level security. There
-// is no way to query a tenant table through this package without a scope.
-// Violated constraints come back as the domain's errors.
+// transaction scoped to one tenant (tenancy), under row-level security. The
+// one exception, ReadContact, takes the tenant id and runs as a scoped
+// tenancy.Batch. There is no way to query a tenant table through this
+// package without a scope. Violated constraints come back as the domain's
+// errors.
 package store
 
 import (

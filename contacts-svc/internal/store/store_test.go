@@ -161,3 +161,46 @@ func TestOtherTenantSeesNothing(t *testing.T) {
 		t.Error("tenants share a phone record")
 	}
 }
+
+func TestReadContact(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	live := mustInsert(t, s, tenantA, newContact("+14155552671", nil, "Ada", time.Now()))
+	trashed := mustInsert(t, s, tenantA, newContact("+14155552672", nil, "Bea", time.Now()))
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	trashed.DeletedAt = &now
+	if err := s.Write(ctx, tenantA, func(tx *store.Tx) error { return tx.SaveContact(ctx, trashed) }); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name        string
+		tenant, id  string
+		withTrashed bool
+		want        *contact.Contact
+	}{
+		{"live", tenantA, live.ID, false, &live},
+		{"trashed hidden", tenantA, trashed.ID, false, nil},
+		{"trashed shown", tenantA, trashed.ID, true, &trashed},
+		{"other tenant", tenantB, live.ID, true, nil},
+		{"unknown", tenantA, ids.New(), true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := s.ReadContact(ctx, tt.tenant, tt.id, tt.withTrashed)
+			if tt.want == nil {
+				if !errors.Is(err, contact.ErrNotFound) {
+					t.Errorf("err = %v, want ErrNotFound", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(*tt.want, got, jsonRaw()); diff != "" {
+				t.Errorf("contact (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
