@@ -23,7 +23,7 @@ const tenant = "01JTENANT0000000000000000A"
 func newDispatcher(t *testing.T, env *testenv.Env, rc *testenv.Receiver, opts ...func(*dispatch.Options)) *dispatch.Dispatcher {
 	t.Helper()
 	o := dispatch.Options{
-		Store: env.Store, Sealer: env.Sealer, Concurrency: 8,
+		Store: env.Store, Sealer: env.Sealer, Concurrency: 8, Log: testenv.Logger(t),
 		Transport: netguard.Options{Allow: testenv.Loopback(), RootCAs: rc.Roots()},
 		Jitter:    func() float64 { return 0.5 }, // no spread: waits are the schedule's
 	}

@@ -74,19 +74,26 @@ type Outcome struct {
 	EndpointID    string
 }
 
-// recordSQL writes an attempt in one statement: the delivery row (only if it
-// is still open and at the expected attempt, so a cancelled delivery stays
-// cancelled), the attempt, the endpoint's health, and the queue entry (moved
-// to the next attempt, or removed when final). The endpoint's
-// consecutive_failures and last_failed_at change on every failure; on
-// success the row is written only when something changes or
-// last_succeeded_at is more than a second old, so a busy endpoint's row
-// does not serialize every successful delivery. At DisableThreshold
-// failures in a row the endpoint is disabled; the statement reports it.
+// recordSQL writes an attempt in one statement: the delivery row, the
+// attempt, the endpoint's health, and the queue entry (moved to the next
+// attempt, or removed when final). It writes only when the delivery still
+// has the expected number of attempts (so a stale claim records nothing).
+// An attempt that was in flight when its delivery was cancelled (the
+// endpoint was disabled or deleted meanwhile) is still recorded, as every
+// attempt is visible; the delivery stays cancelled unless that attempt
+// succeeded, which is then the truth. The endpoint's consecutive_failures
+// and last_failed_at change on every failure; on success the row is
+// written only when something changes or last_succeeded_at is more than a
+// second old, so a busy endpoint's row does not serialize every successful
+// delivery. At $12 failures in a row the endpoint is disabled; the
+// statement reports it.
 const recordSQL = `WITH d AS (
-	UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, last_error = $6,
-	       next_attempt_at = $7, delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, updated_at = $9
-	 WHERE id = $1 AND status IN ('pending', 'retrying') AND attempt_count = $4 - 1
+	UPDATE deliveries SET
+	       status = CASE WHEN status <> 'cancelled' OR $8 THEN $3 ELSE status END,
+	       next_attempt_at = CASE WHEN status <> 'cancelled' THEN $7::timestamptz END,
+	       attempt_count = $4, response_status = $5, last_error = $6,
+	       delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, updated_at = $9
+	 WHERE id = $1 AND status IN ('pending', 'retrying', 'cancelled') AND attempt_count = $4 - 1
 	RETURNING id, endpoint_id),
 a AS (
 	INSERT INTO attempts (tenant_id, delivery_id, number, succeeded, response_status, error, attempted_at, duration_ms)
@@ -109,7 +116,7 @@ e AS (
 SELECT (SELECT count(*) FROM d), COALESCE((SELECT disabled FROM e), false)`
 
 // Record stores the outcome of an attempt and reports whether it was
-// written (false: the delivery was cancelled or recorded meanwhile) and
+// written (false: the attempt was recorded meanwhile by another claim) and
 // whether it disabled the endpoint, in which case the endpoint's other open
 // deliveries are cancelled in the same transaction.
 func (t *Tx) Record(ctx context.Context, o Outcome, disableAt int) (written, disabled bool, err error) {
