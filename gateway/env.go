@@ -35,6 +35,11 @@ func ConfigFromEnv() (Config, error) {
 		PublicBaseURL:    os.Getenv("PUBLIC_BASE_URL"),
 	}
 	level := e.level("LOG_LEVEL")
+	reg, err := RegistrarFromEnv(os.LookupEnv)
+	if err != nil {
+		e.errs = append(e.errs, err)
+	}
+	cfg.Registrar = reg
 	if err := errors.Join(append(e.errs, cfg.Validate())...); err != nil {
 		return Config{}, fmt.Errorf("gateway configuration: %w", err)
 	}
