@@ -3,7 +3,6 @@ package dispatch_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
@@ -66,7 +65,6 @@ func failing(status int) func(int, http.ResponseWriter, testenv.Request) {
 	return func(_ int, w http.ResponseWriter, _ testenv.Request) { w.WriteHeader(status) }
 }
 
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // noBreaker keeps the circuit breaker closed, so every due attempt is made.
 func noBreaker(o *dispatch.Options) { o.BreakerFailures = 1 << 30 }
