@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/obs"
@@ -34,6 +35,8 @@ const (
 	cleanupInterval = time.Hour
 	// jwksPath is where identity-svc publishes the keys of internal tokens.
 	jwksPath = "/internal/v1/jwks"
+	// consumerGroup is optin-svc's Kafka consumer group.
+	consumerGroup = "optin-svc"
 )
 
 // Migrate applies the migrations with the owner DSN and grants the app role
@@ -76,7 +79,14 @@ func Run(ctx context.Context, cfg Config) error {
 		contacts = newContactsClient(cfg)
 	}
 	st := store.New(pool)
-	a := app.New(app.Deps{Store: st, Contacts: contacts, Log: log})
+	a := app.New(app.Deps{
+		Store: st, Contacts: contacts, Provider: newProvider(cfg), Log: log,
+		Sending: app.Sending{
+			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
+			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,
+			PublicBaseURL: trimSlash(cfg.PublicBaseURL),
+		},
+	})
 
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
@@ -104,11 +114,18 @@ func Run(ctx context.Context, cfg Config) error {
 	var workers sync.WaitGroup
 	workerErr := make(chan error, 1)
 	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	workers.Go(func() { a.RunDispatcher(ctx, cfg.SendPollInterval) })
 	if len(cfg.KafkaBrokers) > 0 {
 		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
 		workers.Go(func() {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
 				workerErr <- fmt.Errorf("outbox relay: %w", err)
+			}
+		})
+		workers.Go(func() {
+			err := events.Consume(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), log, a.HandleEvent)
+			if err != nil && ctx.Err() == nil {
+				workerErr <- fmt.Errorf("event consumer: %w", err)
 			}
 		})
 	}

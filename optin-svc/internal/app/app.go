@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
 
@@ -41,22 +42,55 @@ type Contacts interface {
 type Deps struct {
 	Store    *store.Store
 	Contacts Contacts
+	// Provider sends SMS (sms.Sink when nil).
+	Provider sms.Provider
+	Sending  Sending
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	Log *slog.Logger
+}
+
+// Sending configures the messages.
+type Sending struct {
+	// DefaultFrom is the sender number of tenants without their own.
+	DefaultFrom string
+	// DefaultTenant receives inbound messages to DefaultFrom that no
+	// conversation assigns to a tenant ("" for none).
+	DefaultTenant string
+	// MaxAttempts bounds the provider calls of one message (at least 1).
+	MaxAttempts int
+	// RetryBase is the first retry delay; each later one doubles up to maxRetryDelay.
+	RetryBase time.Duration
+	// PublicBaseURL is the public host: opt-in code URLs, the status
+	// callback URL and the URL of inbound signatures.
+	PublicBaseURL string
 }
 
 // App runs the use cases.
 type App struct {
 	store    *store.Store
 	contacts Contacts
+	provider sms.Provider
+	sending  Sending
 	now      func() time.Time
 	log      *slog.Logger
+	// wake tells the dispatcher that a message was queued.
+	wake chan struct{}
 }
 
 // New returns the use cases on their dependencies.
 func New(d Deps) *App {
-	a := &App{store: d.Store, contacts: d.Contacts, now: d.Now, log: d.Log}
+	a := &App{store: d.Store, contacts: d.Contacts, provider: d.Provider, sending: d.Sending,
+		now: d.Now, log: d.Log, wake: make(chan struct{}, 1)}
+	if a.provider == nil {
+		a.provider = sms.Sink{}
+	}
+	if a.sending.MaxAttempts < 1 {
+		a.sending.MaxAttempts = 1
+	}
+	if a.sending.RetryBase <= 0 {
+		a.sending.RetryBase = time.Second
+	}
 	if a.now == nil {
 		a.now = time.Now
 	}

@@ -54,6 +54,9 @@ func Register(r fiber.Router, d Deps) {
 	api.Get("/suppression-list", gate(AbilityViewAnySuppression), h.listSuppressions)
 	api.Post("/suppression-list", gate(AbilityCreateSuppression), idem, h.createSuppression)
 	api.Delete("/suppression-list/:contactPhone", gate(AbilityDeleteSuppression), h.deleteSuppression)
+
+	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
+	admin.Get("/messages", h.listMessages)
 }
 
 // scope is who an API request acts for.

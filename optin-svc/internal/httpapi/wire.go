@@ -56,3 +56,42 @@ func newSuppressions(list []optin.Suppression) []suppressionJSON {
 	}
 	return out
 }
+
+// messageJSON is a message as the operator plane shows it (with its text
+// and full numbers: the operator plane is never public).
+type messageJSON struct {
+	ID                string  `json:"id"`
+	NotificationID    string  `json:"notification_id"`
+	Kind              string  `json:"kind"`
+	TransactionID     *string `json:"transaction_id"`
+	ContactID         *string `json:"contact_id"`
+	Channel           string  `json:"channel"`
+	To                string  `json:"to"`
+	From              *string `json:"from"`
+	Body              string  `json:"body"`
+	Status            string  `json:"status"`
+	Provider          string  `json:"provider"`
+	ProviderMessageID *string `json:"provider_message_id"`
+	Attempts          int     `json:"attempts"`
+	FailureReason     *string `json:"failure_reason"`
+	SentAt            *string `json:"sent_at"`
+	DeliveredAt       *string `json:"delivered_at"`
+	FailedAt          *string `json:"failed_at"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
+}
+
+func newMessages(list []optin.Message) []messageJSON {
+	out := make([]messageJSON, len(list))
+	for i, m := range list {
+		out[i] = messageJSON{
+			ID: m.ID, NotificationID: m.NotificationID, Kind: m.Kind, TransactionID: optional(m.TransactionID),
+			ContactID: optional(m.ContactID), Channel: optin.ChannelSMS, To: m.To, From: optional(m.From),
+			Body: m.Body, Status: m.Status, Provider: m.Provider, ProviderMessageID: optional(m.ProviderMessageID),
+			Attempts: m.Attempts, FailureReason: optional(m.FailureReason), SentAt: formatTimePtr(m.SentAt),
+			DeliveredAt: formatTimePtr(m.DeliveredAt), FailedAt: formatTimePtr(m.FailedAt),
+			CreatedAt: formatTime(m.CreatedAt), UpdatedAt: formatTime(m.UpdatedAt),
+		}
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package app_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/testkit"
+	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+)
+
+func notification(t *testing.T, tenant, to string) events.Envelope {
+	t.Helper()
+	return testsvc.NewEvent(t, events.TypeNotificationRequested, tenant, events.NotificationRequested{
+		NotificationID: ids.New(), Kind: events.KindPaymentLink, TransactionID: ids.New(),
+		ContactID: ids.New(), To: to, Body: "Pay here: https://pay.example.test/l/r/1",
+	})
+}
+
+func messageTypes(envs []events.Envelope) []string {
+	var out []string
+	for _, env := range envs {
+		if events.TopicFor(env.Type) == events.TopicMessages {
+			out = append(out, env.Type)
+		}
+	}
+	return out
+}
+
+func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
+	t.Parallel()
+	brokers := testkit.Broker(t)
+	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	first := notification(t, tenant, "+14155550111")
+	// The same event delivered twice, and another event for the same
+	// notification: one message.
+	var n events.NotificationRequested
+	if err := first.Decode(&n); err != nil {
+		t.Fatal(err)
+	}
+	n.Body = "a second request for the same notification"
+	sameNotification := testsvc.NewEvent(t, events.TypeNotificationRequested, tenant, n)
+	testsvc.Publish(t, brokers, first, first, sameNotification)
+
+	m := env.WaitMessage(t, tenant, n.NotificationID)
+	if m.Status != "delivered" || m.Provider != "sink" || m.From == nil || *m.From != testsvc.DefaultFrom ||
+		m.To != "+14155550111" || m.Attempts != 1 || m.Body != "Pay here: https://pay.example.test/l/r/1" {
+		t.Fatalf("message = %+v", m)
+	}
+	// A later notification proves the duplicates were consumed before it.
+	later := notification(t, tenant, "+14155550112")
+	testsvc.Publish(t, brokers, later)
+	var ln events.NotificationRequested
+	if err := later.Decode(&ln); err != nil {
+		t.Fatal(err)
+	}
+	env.WaitMessage(t, tenant, ln.NotificationID)
+	if got := env.Messages(t, tenant, "+14155550111"); len(got) != 1 {
+		t.Fatalf("messages to the number = %d, want 1: %+v", len(got), got)
+	}
+	outbox := env.Outbox(t, tenant)
+	want := []string{events.TypeMessageSent, events.TypeMessageDelivered, events.TypeMessageSent, events.TypeMessageDelivered}
+	if diff := cmp.Diff(want, messageTypes(outbox)); diff != "" {
+		t.Fatalf("message events (-want +got):\n%s", diff)
+	}
+	var data events.Message
+	if err := outbox[1].Decode(&data); err != nil {
+		t.Fatal(err)
+	}
+	if data.ID != m.ID || data.NotificationID != n.NotificationID || data.TransactionID != n.TransactionID ||
+		data.Status != "delivered" || data.ToLast4 != "0111" || data.Channel != "sms" || data.SentAt == nil {
+		t.Errorf("message.delivered data = %+v", data)
+	}
+}
+
+func TestSuppressedNumberGetsNoMessage(t *testing.T) {
+	t.Parallel()
+	brokers := testkit.Broker(t)
+	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	token := env.Token(t, tenant, "api:create-suppression")
+	res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token, map[string]any{
+		"contact_phone_id": env.Contacts.AddPhone(tenant, "+14155550122"), "reason": "manual", "channel": "sms"})
+	if res.Status != http.StatusCreated {
+		t.Fatalf("suppressing = %d %s", res.Status, res.Body)
+	}
+	evt := notification(t, tenant, "(415) 555-0122") // national format: not E.164 → failed
+	blocked := notification(t, tenant, "+1 415 555 0122")
+	testsvc.Publish(t, brokers, evt, blocked)
+
+	var bad, sup events.NotificationRequested
+	_ = evt.Decode(&bad)
+	_ = blocked.Decode(&sup)
+	if m := env.WaitMessage(t, tenant, sup.NotificationID); m.Status != "suppressed" || m.ProviderMessageID != nil || m.Attempts != 0 {
+		t.Fatalf("message to a suppressed number = %+v", m)
+	}
+	if m := env.WaitMessage(t, tenant, bad.NotificationID); m.Status != "failed" || m.FailureReason == nil || *m.FailureReason != "invalid_number" {
+		t.Fatalf("message to a national number = %+v", m)
+	}
+	want := []string{events.TypeMessageFailed, events.TypeMessageSuppressed}
+	if diff := cmp.Diff(want, messageTypes(env.Outbox(t, tenant))); diff != "" {
+		t.Fatalf("message events (-want +got):\n%s", diff)
+	}
+}
+
+func TestTenantSenderNumberFromTenantUpdated(t *testing.T) {
+	t.Parallel()
+	brokers := testkit.Broker(t)
+	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
+	// identity-svc publishes tenant.updated on the same brokers.
+	tenant := env.NewTenant(t, testsvc.TenantOptions{SMSNumber: "+15005550009"})
+	plain := env.NewTenant(t, testsvc.TenantOptions{})
+
+	// A notification sent after the tenant event has been read uses the
+	// tenant's number; wait for the copy by sending until it shows.
+	var m testsvc.Message
+	testsvc.Eventually(t, "the tenant's own sender number", func() bool {
+		evt := notification(t, tenant, "+14155550133")
+		testsvc.Publish(t, brokers, evt)
+		var n events.NotificationRequested
+		_ = evt.Decode(&n)
+		m = env.WaitMessage(t, tenant, n.NotificationID)
+		return m.From != nil && *m.From == "+15005550009"
+	})
+	evt := notification(t, plain, "+14155550134")
+	testsvc.Publish(t, brokers, evt)
+	var n events.NotificationRequested
+	_ = evt.Decode(&n)
+	if m := env.WaitMessage(t, plain, n.NotificationID); m.From == nil || *m.From != testsvc.DefaultFrom {
+		t.Fatalf("message of a tenant without a number = %+v", m)
+	}
+}
+
+func TestAdminMessagesNeedTheAdminToken(t *testing.T) {
+	t.Parallel()
+	env := testsvc.Start(t, testsvc.Options{})
+	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	tests := []struct {
+		name, path, token string
+		status            int
+		code              string
+	}{
+		{"no token", "/admin/v1/tenants/" + tenant + "/messages", "", 401, "unauthenticated"},
+		{"wrong token", "/admin/v1/tenants/" + tenant + "/messages", "nope", 401, "unauthenticated"},
+		{"internal JWT is not the admin token", "/admin/v1/tenants/" + tenant + "/messages", env.Token(t, tenant, "api:view-contact"), 401, "unauthenticated"},
+		{"tenant id not a ULID", "/admin/v1/tenants/acme/messages", testsvc.AdminToken, 404, "resource_not_found"},
+		{"to not a number", "/admin/v1/tenants/" + tenant + "/messages?to=abc", testsvc.AdminToken, 422, "validation_failed"},
+		{"ok", "/admin/v1/tenants/" + tenant + "/messages?to=%2B14155550100", testsvc.AdminToken, 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := env.Do(t, http.MethodGet, tt.path, tt.token, nil)
+			if res.Status != tt.status || res.ErrorCode() != tt.code {
+				t.Fatalf("GET %s = %d %s, want %d %s", tt.path, res.Status, res.Body, tt.status, tt.code)
+			}
+		})
+	}
+}
