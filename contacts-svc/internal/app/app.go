@@ -7,7 +7,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
@@ -109,10 +108,4 @@ func claimIdentity(ctx context.Context, tx *store.Tx, f contact.Fields, self str
 		return "", &contact.ValidationError{Fields: taken}
 	}
 	return phoneID, nil
-}
-
-// isValidation reports whether err is a domain validation error.
-func isValidation(err error) bool {
-	var ve *contact.ValidationError
-	return errors.As(err, &ve)
 }

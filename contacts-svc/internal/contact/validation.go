@@ -1,6 +1,9 @@
 package contact
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // ValidationError is input that breaks the rules: messages per field, with
 // dotted names for nested fields ("custom_fields.tier").
@@ -15,18 +18,7 @@ func (e *ValidationError) Error() string {
 		names = append(names, f)
 	}
 	sort.Strings(names)
-	return "contact: invalid fields " + joinNames(names)
-}
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
+	return "contact: invalid fields " + strings.Join(names, ", ")
 }
 
 // FieldError returns a ValidationError for a single field.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -25,7 +26,7 @@ func (h *Handlers) listContacts(c *fiber.Ctx) error {
 		return err
 	}
 	q := app.ListQuery{
-		Phone: c.Query("phone"), ExternalID: c.Query("external_id"), WithTrashed: trashed,
+		Phone: phoneQuery(c), ExternalID: c.Query("external_id"), WithTrashed: trashed,
 		Page: app.Page{Limit: page.PerPage, Offset: page.Offset()},
 	}
 	list, total, err := h.app.ListContacts(c.UserContext(), h.scope(c), q)
@@ -119,4 +120,15 @@ func withTrashed(c *fiber.Ctx) (bool, error) {
 		return true, nil
 	}
 	return false, apierr.Field("with_trashed", "The with trashed field must be 1 or 0.")
+}
+
+// phoneQuery reads the phone query parameter. A + left unencoded arrives as
+// a space ("?phone=+4420..." reads " 4420..."); a leading space means
+// nothing else in a number, so it is read as the + the client meant.
+func phoneQuery(c *fiber.Ctx) string {
+	v := c.Query("phone")
+	if trimmed := strings.TrimLeft(v, " "); trimmed != v && trimmed != "" {
+		return "+" + trimmed
+	}
+	return v
 }

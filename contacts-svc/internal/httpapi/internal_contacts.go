@@ -56,7 +56,7 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 		}
 		limit = n
 	}
-	q := app.SearchQuery{Name: c.Query("name"), Phone: c.Query("phone"), Email: c.Query("email"), Limit: limit}
+	q := app.SearchQuery{Name: c.Query("name"), Phone: phoneQuery(c), Email: c.Query("email"), Limit: limit}
 	list, err := h.app.SearchContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
 		return apiError(err)

@@ -184,8 +184,11 @@ func TestPaginationLinks(t *testing.T) {
 		page.Links.First != "http://example.com/api/v1/contacts?external_id=crm-4&page=1" {
 		t.Errorf("filtered list = %s", r.body)
 	}
-	r = e.do(t, request{method: "GET", path: "/api/v1/contacts?phone=" + "%2B" + page.Data[0].Phone[1:], token: tok})
-	if err := json.Unmarshal(r.body, &page); err != nil || page.Meta.Total != 1 {
-		t.Errorf("phone filter = %s", r.body)
+	phone := page.Data[0].Phone
+	for _, q := range []string{"%2B" + phone[1:], "+" + phone[1:], "(" + phone[2:5] + ")%20" + phone[5:8] + "-" + phone[8:]} {
+		r = e.do(t, request{method: "GET", path: "/api/v1/contacts?phone=" + q, token: tok})
+		if err := json.Unmarshal(r.body, &page); err != nil || page.Meta.Total != 1 {
+			t.Errorf("phone filter %s = %s", q, r.body)
+		}
 	}
 }

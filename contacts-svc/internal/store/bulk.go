@@ -114,13 +114,14 @@ func (t *Tx) LivePhoneOwners(ctx context.Context, phoneIDs []string) (map[string
 	return out, rows.Err()
 }
 
-// contactColumnsOf turns contacts into the column arrays of an unnest.
+// contactArrays are contacts as the column arrays of an unnest.
 type contactArrays struct {
 	ids, phoneIDs, customFields                []string
 	externalIDs, firstNames, lastNames, emails []*string
 	createdAt, updatedAt                       []time.Time
 }
 
+// arraysOf splits contacts into column arrays.
 func arraysOf(list []contact.Contact) (contactArrays, error) {
 	n := len(list)
 	a := contactArrays{
