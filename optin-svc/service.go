@@ -95,7 +95,8 @@ func Run(ctx context.Context, cfg Config) error {
 		App:        a,
 		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
 		Pool:       pool,
-		AdminToken: cfg.AdminToken,
+		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
+		PublicBaseURL: trimSlash(cfg.PublicBaseURL),
 	})
 
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

@@ -164,10 +164,11 @@ func (a *App) recordAccepted(ctx context.Context, tx *store.Tx, m optin.Message,
 	m.ProviderMessageID = res.ProviderMessageID
 	m.FailureReason = ""
 	m.Move(optin.MessageSent, now)
-	if err := publish(ctx, tx, messageEventType(m.Status), "", MessageEvent(m)); err != nil {
-		return err
-	}
 	if res.Delivered {
+		// message.sent first, then finish announces delivered.
+		if err := publish(ctx, tx, messageEventType(m.Status), "", MessageEvent(m)); err != nil {
+			return err
+		}
 		m.Move(optin.MessageDelivered, now)
 	}
 	if err := a.finish(ctx, tx, m); err != nil {

@@ -37,6 +37,10 @@ type Deps struct {
 	Pool *pgxpool.Pool
 	// AdminToken opens the operator plane.
 	AdminToken string
+	// SMSAuthToken verifies the SMS provider's signatures.
+	SMSAuthToken string
+	// PublicBaseURL is the public scheme and host (no trailing slash).
+	PublicBaseURL string
 }
 
 // Handlers serves the routes on the use cases.
@@ -57,6 +61,9 @@ func Register(r fiber.Router, d Deps) {
 
 	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
 	admin.Get("/messages", h.listMessages)
+
+	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL}
+	r.Post(app.StatusCallbackPath, cb.status)
 }
 
 // scope is who an API request acts for.

@@ -1,0 +1,57 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/sms"
+)
+
+// callbacks serves the SMS provider's requests, each signed with Twilio's
+// X-Twilio-Signature over the public URL it called.
+type callbacks struct {
+	app *app.App
+	// authToken keys the signatures (SMS_AUTH_TOKEN).
+	authToken string
+	// publicBaseURL is the scheme and host the provider called.
+	publicBaseURL string
+}
+
+// verified reads the form of a provider request and checks its signature;
+// a request that fails is refused with 403 before anything is read from it.
+func (cb *callbacks) verified(c *fiber.Ctx) (url.Values, error) {
+	form := url.Values{}
+	c.Request().PostArgs().VisitAll(func(k, v []byte) {
+		form.Add(string(k), string(v))
+	})
+	full := cb.publicBaseURL + c.OriginalURL()
+	if !sms.ValidSignature(cb.authToken, full, form, c.Get(sms.SignatureHeader)) {
+		return nil, apierr.New(http.StatusForbidden, apierr.CodeInvalidSignature, "The request signature is missing or invalid.")
+	}
+	return form, nil
+}
+
+// status answers POST /webhooks/sms/status?tenant=&message=: Twilio's
+// MessageStatus callback.
+func (cb *callbacks) status(c *fiber.Ctx) error {
+	form, err := cb.verified(c)
+	if err != nil {
+		return err
+	}
+	err = cb.app.RecordStatus(c.UserContext(), app.StatusReport{
+		TenantID:          strings.Clone(c.Query("tenant")),
+		MessageID:         strings.Clone(c.Query("message")),
+		ProviderMessageID: form.Get("MessageSid"),
+		Status:            form.Get("MessageStatus"),
+		ErrorCode:         form.Get("ErrorCode"),
+	})
+	if err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
