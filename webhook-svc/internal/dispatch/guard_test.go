@@ -166,4 +166,3 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not met within 30 s")
 }
-

@@ -65,6 +65,5 @@ func failing(status int) func(int, http.ResponseWriter, testenv.Request) {
 	return func(_ int, w http.ResponseWriter, _ testenv.Request) { w.WriteHeader(status) }
 }
 
-
 // noBreaker keeps the circuit breaker closed, so every due attempt is made.
 func noBreaker(o *dispatch.Options) { o.BreakerFailures = 1 << 30 }

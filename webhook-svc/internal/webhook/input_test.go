@@ -28,7 +28,9 @@ func TestValidate(t *testing.T) {
 		fields []string // fields named in the error; nil means valid
 	}{
 		{"valid", valid, webhook.Create, nil},
-		{"patterns", with(func(in *webhook.Input) { in.SubscribedEvents = ptr([]string{"*", "payable.*", "message.delivered", "contact.batch.completed"}) }), webhook.Create, nil},
+		{"patterns", with(func(in *webhook.Input) {
+			in.SubscribedEvents = ptr([]string{"*", "payable.*", "message.delivered", "contact.batch.completed"})
+		}), webhook.Create, nil},
 		{"missing everything", webhook.Input{}, webhook.Create, []string{"name", "subscribed_events", "url"}},
 		{"put needs every field", webhook.Input{Name: ptr("x")}, webhook.Replace, []string{"subscribed_events", "url"}},
 		{"patch checks only what is sent", webhook.Input{IsActive: ptr(false)}, webhook.Patch, nil},

@@ -1,0 +1,149 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/ids"
+	webhooksvc "github.com/paylane/paylane/webhook-svc"
+)
+
+// Service is webhook-svc running in-process for one test, with a JWKS
+// server standing in for identity-svc.
+type Service struct {
+	Addrs  webhooksvc.Addrs
+	DB     DB
+	signer *authz.Signer
+}
+
+// ServiceOptions tune StartService.
+type ServiceOptions struct {
+	Brokers []string
+	Allow   []netip.Prefix
+	Roots   *x509.CertPool
+}
+
+// StartService runs webhook-svc on a fresh database (migrated by Run) with
+// listeners on port 0 until the test ends.
+func StartService(t testing.TB, o ServiceOptions) *Service {
+	t.Helper()
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := authz.NewSigner(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(signer.JWKS())
+	}))
+	t.Cleanup(jwks.Close)
+	db := NewDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan webhooksvc.Addrs, 1)
+	done := make(chan error, 1)
+	cfg := webhooksvc.Config{
+		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+		DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: 8,
+		KafkaBrokers: o.Brokers, IdentityURL: jwks.URL, EncryptionKey: Key(t),
+		AllowCIDRs: o.Allow, ExtraRootCAs: o.Roots, DispatchConcurrency: 8, PollInterval: 50 * time.Millisecond,
+		Logger: Logger(t), Ready: func(a webhooksvc.Addrs) { ready <- a },
+	}
+	go func() { done <- webhooksvc.Run(ctx, cfg) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("webhook-svc Run: %v", err)
+		}
+	})
+	select {
+	case a := <-ready:
+		return &Service{Addrs: a, DB: db, signer: signer}
+	case err := <-done:
+		t.Fatalf("webhook-svc stopped before it was ready: %v", err)
+	}
+	return nil
+}
+
+// Token returns an internal token of tenantID with abilities.
+func (s *Service) Token(t testing.TB, tenantID string, abilities ...string) string {
+	t.Helper()
+	tok, _, err := s.signer.Sign(authz.Claims{TenantID: tenantID, TokenID: 1, Abilities: abilities, RequestID: ids.New()}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// Response is an API answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Decode unmarshals the body into v.
+func (r Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.Body, err)
+	}
+}
+
+// Code is error.code of an error answer.
+func (r Response) Code(t testing.TB) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	r.Decode(t, &e)
+	return e.Error.Code
+}
+
+// Do sends a request to the service with token and optional headers
+// (name, value pairs).
+func (s *Service) Do(t testing.TB, method, path, token string, body any, header ...string) Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	default:
+		rd = bytes.NewReader(MustJSON(t, b))
+	}
+	req, err := http.NewRequest(method, "http://"+s.Addrs.HTTP+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
