@@ -198,6 +198,7 @@ func TestKeyTooLong(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := e.post(t, tenantA, tt.key, `{"name":"`+tt.name+`"}`)
 			if r.status != tt.status {
 				t.Fatalf("= %d %s, want %d", r.status, r.body, tt.status)

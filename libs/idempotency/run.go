@@ -68,7 +68,10 @@ ON CONFLICT (tenant_id, key) DO UPDATE
  WHERE idempotency_keys.created_at < now() - interval '24 hours'
 RETURNING true`
 
-// claim takes the key for this transaction and reports whether it did.
+// claim takes the key for this transaction and reports whether it did. The
+// lock timeout stays set for the rest of the transaction: a guarded write
+// that waits longer than LockTimeout for a lock fails (and stores nothing)
+// instead of holding its key and the clients waiting on it.
 func claim(ctx context.Context, tx pgx.Tx, req Request, sum []byte) (bool, error) {
 	timeout := "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
 	if _, err := tx.Exec(ctx, timeout); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
@@ -163,5 +162,5 @@ func merge(rows []BulkRow, recorded map[int]contact.RowResult, fresh []contact.R
 		}
 		out = append(out, byIndex[row.Index])
 	}
-	return slices.Clip(out)
+	return out
 }
