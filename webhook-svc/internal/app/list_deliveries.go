@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
@@ -25,7 +25,7 @@ func (a *App) ListDeliveries(ctx context.Context, tenantID, id string, f Deliver
 	}
 	errs := map[string][]string{}
 	if f.Status != "" && !slices.Contains(webhook.Statuses(), f.Status) {
-		errs["status"] = []string{fmt.Sprintf("The selected status is invalid; use one of %v.", webhook.Statuses())}
+		errs["status"] = []string{"The selected status is invalid; use one of " + strings.Join(webhook.Statuses(), ", ") + "."}
 	}
 	if f.EventType != "" && !events.IsPublic(f.EventType) {
 		errs["event_type"] = []string{"The selected event type is not a known event type."}
