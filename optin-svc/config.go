@@ -177,7 +177,7 @@ func (c Config) Validate() error {
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
 	need(isHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
 	need(c.Contacts != nil || isHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
-	need(c.Contacts != nil || c.ServiceSecret != "", "SERVICE_SECRET is required")
+	need(c.ServiceSecret != "", "SERVICE_SECRET is required (service tokens and tenant reads at identity-svc)")
 	need(c.AdminToken != "", "ADMIN_TOKEN is required")
 	need(c.SMSAuthToken != "", "SMS_AUTH_TOKEN is required (it verifies the SMS provider's callbacks)")
 	need(isHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be the http(s) URL of the public host")

@@ -5,9 +5,14 @@ import (
 	"github.com/paylane/paylane/optin-svc/internal/peers"
 )
 
+// newIdentityClient returns the identity-svc client of service calls
+// (service tokens, tenant reads), authenticated by the service secret.
+func newIdentityClient(cfg Config) *identity.Client {
+	return identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
+}
+
 // newContactsClient returns the contacts-svc client of the configuration:
 // calls without a user's token use service tokens from identity-svc.
-func newContactsClient(cfg Config) Contacts {
-	tokens := identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
+func newContactsClient(cfg Config, tokens *identity.Client) Contacts {
 	return peers.NewContacts(cfg.ContactsURL, tokens, nil)
 }

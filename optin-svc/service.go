@@ -74,17 +74,19 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	identityClient := newIdentityClient(cfg)
 	contacts := cfg.Contacts
 	if contacts == nil {
-		contacts = newContactsClient(cfg)
+		contacts = newContactsClient(cfg, identityClient)
 	}
 	st := store.New(pool)
 	a := app.New(app.Deps{
-		Store: st, Contacts: contacts, Provider: newProvider(cfg), Log: log,
+		Store: st, Contacts: contacts, Identity: identityTenants{client: identityClient},
+		Provider: newProvider(cfg), Log: log,
 		Sending: app.Sending{
 			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
 			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,
-			PublicBaseURL: trimSlash(cfg.PublicBaseURL),
+			PublicBaseURL: trimSlash(cfg.PublicBaseURL), DefaultRegion: cfg.DefaultRegion,
 		},
 	})
 

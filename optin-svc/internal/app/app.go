@@ -42,6 +42,8 @@ type Contacts interface {
 type Deps struct {
 	Store    *store.Store
 	Contacts Contacts
+	// Identity reads tenants the local copy does not have yet.
+	Identity Identity
 	// Provider sends SMS (sms.Sink when nil).
 	Provider sms.Provider
 	Sending  Sending
@@ -64,12 +66,15 @@ type Sending struct {
 	// PublicBaseURL is the public host: opt-in code URLs, the status
 	// callback URL and the URL of inbound signatures.
 	PublicBaseURL string
+	// DefaultRegion reads national numbers of tenants without a region.
+	DefaultRegion string
 }
 
 // App runs the use cases.
 type App struct {
 	store    *store.Store
 	contacts Contacts
+	identity Identity
 	provider sms.Provider
 	sending  Sending
 	now      func() time.Time
@@ -80,7 +85,7 @@ type App struct {
 
 // New returns the use cases on their dependencies.
 func New(d Deps) *App {
-	a := &App{store: d.Store, contacts: d.Contacts, provider: d.Provider, sending: d.Sending,
+	a := &App{store: d.Store, contacts: d.Contacts, identity: d.Identity, provider: d.Provider, sending: d.Sending,
 		now: d.Now, log: d.Log, wake: make(chan struct{}, 1)}
 	if a.provider == nil {
 		a.provider = sms.Sink{}
@@ -96,6 +101,9 @@ func New(d Deps) *App {
 	}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
+	}
+	if a.sending.DefaultRegion == "" {
+		a.sending.DefaultRegion = "US"
 	}
 	return a
 }

@@ -59,8 +59,14 @@ func Register(r fiber.Router, d Deps) {
 	api.Post("/suppression-list", gate(AbilityCreateSuppression), idem, h.createSuppression)
 	api.Delete("/suppression-list/:contactPhone", gate(AbilityDeleteSuppression), h.deleteSuppression)
 
+	viewCodes := gate(AbilityViewAnyOptInCode)
+	api.Get("/opt-in-codes", optInEnabled, viewCodes, h.listCodes)
+	api.Get("/opt-in-codes/:optInCode", optInEnabled, viewCodes, h.showCode)
+	api.Get("/opt-ins", optInEnabled, viewCodes, h.listConsents)
+
 	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
 	admin.Get("/messages", h.listMessages)
+	admin.Post("/opt-in-codes", h.createCode)
 
 	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL}
 	r.Post(app.StatusCallbackPath, cb.status)

@@ -95,3 +95,62 @@ func newMessages(list []optin.Message) []messageJSON {
 	}
 	return out
 }
+
+// codeJSON is an opt-in code as the API shows it.
+type codeJSON struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	IsLive      bool   `json:"is_live"`
+	IsDefault   bool   `json:"is_default"`
+	DoubleOptIn bool   `json:"double_opt_in"`
+	ScanCount   int64  `json:"scan_count"`
+	OptInCount  int64  `json:"opt_in_count"`
+	CreatedAt   string `json:"created_at"`
+	UpdatedAt   string `json:"updated_at"`
+}
+
+func (h *Handlers) newCode(c optin.Code) codeJSON {
+	return codeJSON{
+		ID: c.ID, Name: c.Name, URL: h.app.CodeURL(c), IsLive: c.IsLive, IsDefault: c.IsDefault,
+		DoubleOptIn: c.DoubleOptIn, ScanCount: c.ScanCount, OptInCount: c.OptInCount,
+		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt),
+	}
+}
+
+func (h *Handlers) newCodes(list []optin.Code) []codeJSON {
+	out := make([]codeJSON, len(list))
+	for i, c := range list {
+		out[i] = h.newCode(c)
+	}
+	return out
+}
+
+// consentJSON is an opt-in consent as the API shows it.
+type consentJSON struct {
+	ID          string  `json:"id"`
+	ContactID   string  `json:"contact_id"`
+	OptInCodeID *string `json:"opt_in_code_id"`
+	Status      string  `json:"status"`
+	Channel     string  `json:"channel"`
+	ConsentedAt string  `json:"consented_at"`
+	ConfirmedAt *string `json:"confirmed_at"`
+	RevokedAt   *string `json:"revoked_at"`
+	CreatedAt   string  `json:"created_at"`
+}
+
+func newConsent(c optin.Consent) consentJSON {
+	return consentJSON{
+		ID: c.ID, ContactID: c.ContactID, OptInCodeID: optional(c.OptInCodeID), Status: c.Status, Channel: c.Channel,
+		ConsentedAt: formatTime(c.ConsentedAt), ConfirmedAt: formatTimePtr(c.ConfirmedAt),
+		RevokedAt: formatTimePtr(c.RevokedAt), CreatedAt: formatTime(c.CreatedAt),
+	}
+}
+
+func newConsents(list []optin.Consent) []consentJSON {
+	out := make([]consentJSON, len(list))
+	for i, c := range list {
+		out[i] = newConsent(c)
+	}
+	return out
+}

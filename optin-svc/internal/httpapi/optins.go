@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/optin-svc/internal/app"
+)
+
+// Default page sizes (contract section 2).
+const (
+	codesPerPage    = 15
+	consentsPerPage = 25
+)
+
+// optInEnabled hides the opt-in routes of tenants whose opt_in flag is off:
+// 404 route_not_found, as if they did not exist (spec section 4), before
+// any ability check.
+func optInEnabled(c *fiber.Ctx) error {
+	claims := authz.ClaimsFrom(c)
+	if claims == nil {
+		return apierr.Unauthenticated()
+	}
+	if !claims.Flags.OptIn {
+		return apierr.RouteNotFound()
+	}
+	return c.Next()
+}
+
+// listCodes answers GET /api/v1/opt-in-codes?active=true|false.
+func (h *Handlers) listCodes(c *fiber.Ctx) error {
+	var live *bool
+	if v, ok := queryValue(c, "active"); ok {
+		switch v {
+		case "true", "1":
+			t := true
+			live = &t
+		case "false", "0":
+			f := false
+			live = &f
+		default:
+			return apierr.Field("active", "The active field must be true or false.")
+		}
+	}
+	page, err := httpx.ParsePage(c, codesPerPage)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.app.ListCodes(c.UserContext(), scope(c), live, appPage(page))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Collection(c, h.newCodes(list), page, total)
+}
+
+// showCode answers GET /api/v1/opt-in-codes/{optInCode}.
+func (h *Handlers) showCode(c *fiber.Ctx) error {
+	code, err := h.app.GetCode(c.UserContext(), scope(c), c.Params("optInCode"))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, h.newCode(code))
+}
+
+// listConsents answers GET /api/v1/opt-ins?status=&opt_in_code_id=&contact_id=&since=.
+func (h *Handlers) listConsents(c *fiber.Ctx) error {
+	page, err := httpx.ParsePage(c, consentsPerPage)
+	if err != nil {
+		return err
+	}
+	q := app.ConsentQuery{
+		Status: c.Query("status"), OptInCodeID: c.Query("opt_in_code_id"), ContactID: c.Query("contact_id"),
+		// A '+' of a UTC offset sent unencoded arrives as a space.
+		Since: strings.ReplaceAll(c.Query("since"), " ", "+"),
+	}
+	if _, ok := queryValue(c, "status"); ok && q.Status == "" {
+		return apierr.Field("status", "The selected status is invalid (confirmed, pending, revoked).")
+	}
+	list, total, err := h.app.ListConsents(c.UserContext(), scope(c), q, appPage(page))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Collection(c, newConsents(list), page, total)
+}
+
+// codeBody is the body of the operator plane's code create.
+type codeBody struct {
+	Name        string `json:"name"`
+	IsDefault   *bool  `json:"is_default"`
+	DoubleOptIn *bool  `json:"double_opt_in"`
+	IsLive      *bool  `json:"is_live"`
+}
+
+// createCode answers POST /admin/v1/tenants/{tenant}/opt-in-codes.
+func (h *Handlers) createCode(c *fiber.Ctx) error {
+	tenant, err := adminTenant(c)
+	if err != nil {
+		return err
+	}
+	var body codeBody
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	code, err := h.app.CreateCode(c.UserContext(), tenant, app.CodeInput(body))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusCreated, h.newCode(code))
+}

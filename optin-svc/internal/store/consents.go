@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/optin-svc/internal/optin"
+)
+
+// ErrLiveConsent: the number already has a pending or confirmed consent.
+var ErrLiveConsent = errors.New("the number already has a live consent")
+
+const consentColumns = `id, tenant_id, contact_id, phone, coalesce(opt_in_code_id, ''), status, channel, source,
+	consented_at, confirmed_at, revoked_at, created_at, updated_at`
+
+func scanConsent(row pgx.Row) (optin.Consent, error) {
+	var c optin.Consent
+	err := row.Scan(&c.ID, &c.TenantID, &c.ContactID, &c.Phone, &c.OptInCodeID, &c.Status, &c.Channel, &c.Source,
+		&c.ConsentedAt, &c.ConfirmedAt, &c.RevokedAt, &c.CreatedAt, &c.UpdatedAt)
+	return c, err
+}
+
+func collectConsents(rows pgx.Rows, what string) ([]optin.Consent, error) {
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (optin.Consent, error) { return scanConsent(r) })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return list, nil
+}
+
+// InsertConsent stores a consent; ErrLiveConsent when the number already
+// has a live one on the channel.
+func (t *Tx) InsertConsent(ctx context.Context, c optin.Consent) error {
+	_, err := t.tx.Exec(ctx, `INSERT INTO consents (`+consentColumns+`)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, $8, $9, $10, $11, $12, $13)`,
+		c.ID, t.tenantID, c.ContactID, c.Phone, c.OptInCodeID, c.Status, c.Channel, c.Source,
+		c.ConsentedAt, c.ConfirmedAt, c.RevokedAt, c.CreatedAt, c.UpdatedAt)
+	if pgdb.IsUniqueViolation(err, "consents_live_phone_key") {
+		return ErrLiveConsent
+	}
+	if err != nil {
+		return fmt.Errorf("inserting consent: %w", err)
+	}
+	return nil
+}
+
+// UpdateConsent writes the status fields of c.
+func (t *Tx) UpdateConsent(ctx context.Context, c optin.Consent) error {
+	_, err := t.tx.Exec(ctx, `UPDATE consents SET status = $2, confirmed_at = $3, revoked_at = $4, updated_at = $5
+		WHERE id = $1`, c.ID, c.Status, c.ConfirmedAt, c.RevokedAt, c.UpdatedAt)
+	if err != nil {
+		return fmt.Errorf("updating consent: %w", err)
+	}
+	return nil
+}
+
+// LiveConsents returns the number's pending and confirmed consents, locked
+// until the transaction ends.
+func (t *Tx) LiveConsents(ctx context.Context, phone string) ([]optin.Consent, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents
+		WHERE phone = $1 AND status IN ('pending', 'confirmed') ORDER BY created_at, id FOR UPDATE`, phone)
+	if err != nil {
+		return nil, fmt.Errorf("reading live consents: %w", err)
+	}
+	return collectConsents(rows, "reading live consents")
+}
+
+// ConsentsOf returns the consents of a contact or of its number, newest
+// first.
+func (t *Tx) ConsentsOf(ctx context.Context, contactID, phone string) ([]optin.Consent, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents
+		WHERE contact_id = $1 OR ($2 <> '' AND phone = $2) ORDER BY consented_at DESC, id DESC`, contactID, phone)
+	if err != nil {
+		return nil, fmt.Errorf("reading consents: %w", err)
+	}
+	return collectConsents(rows, "reading consents")
+}
+
+// ConsentFilter narrows a consent list; zero fields do not filter.
+type ConsentFilter struct {
+	Status, OptInCodeID, ContactID string
+	Since                          *time.Time
+}
+
+// ListConsents returns one page of the tenant's consents, newest
+// consented_at first, and the total.
+func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, int, error) {
+	const where = ` WHERE ($1 = '' OR status = $1) AND ($2 = '' OR opt_in_code_id = $2)
+		AND ($3 = '' OR contact_id = $3) AND ($4::timestamptz IS NULL OR consented_at >= $4)`
+	var total int
+	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM consents`+where,
+		f.Status, f.OptInCodeID, f.ContactID, f.Since).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting consents: %w", err)
+	}
+	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents`+where+`
+		ORDER BY consented_at DESC, id DESC LIMIT $5 OFFSET $6`,
+		f.Status, f.OptInCodeID, f.ContactID, f.Since, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing consents: %w", err)
+	}
+	list, err := collectConsents(rows, "listing consents")
+	return list, total, err
+}
