@@ -1,7 +1,7 @@
 // Package client is what other services import to call contacts-svc: look
-// up a contact (live or soft-deleted), find or create one by external id,
-// bulk-upsert a chunk of a contacts batch, and search contacts by name for
-// the AI gateway. Every method takes the internal token of the tenant the
+// up a contact (live or soft-deleted) or a phone record, find or create a
+// contact by external id, bulk-upsert a chunk of a contacts batch, and
+// search contacts by name for the AI gateway. Every method takes the internal token of the tenant the
 // caller acts for (the one the gateway forwarded to it).
 //
 // Calls go through a circuit breaker (github.com/sony/gobreaker/v2): after

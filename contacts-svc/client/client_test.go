@@ -58,6 +58,14 @@ func TestClientAgainstTheService(t *testing.T) {
 		}
 	}
 
+	phone, err := c.Phone(ctx, tok, ada.PhoneID)
+	if err != nil || phone.ID != ada.PhoneID || phone.Phone != ada.Phone {
+		t.Errorf("Phone = %+v, %v", phone, err)
+	}
+	if _, err := c.Phone(ctx, svc.Token(t, tenantB), ada.PhoneID); !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("Phone of another tenant: err = %v, want ErrNotFound", err)
+	}
+
 	cands, err := c.Search(ctx, tok, client.SearchQuery{Name: "Ada Lovelace"})
 	if err != nil || len(cands) != 1 || cands[0].ContactID != ada.ID || cands[0].PhoneLast4 != "0100" || cands[0].Score <= 0 {
 		t.Errorf("Search = %+v, %v", cands, err)

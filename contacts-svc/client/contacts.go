@@ -62,3 +62,13 @@ func (c *Client) Search(ctx context.Context, token string, q SearchQuery) ([]Can
 	}
 	return out, nil
 }
+
+// Phone returns the phone record with id (a contact's PhoneID), whatever
+// became of the contacts that had it; ErrNotFound when the tenant has none.
+func (c *Client) Phone(ctx context.Context, token, id string) (*PhoneRecord, error) {
+	var out PhoneRecord
+	if err := c.call(ctx, DefaultTimeout, http.MethodGet, "/internal/v1/phones/"+url.PathEscape(id), token, "", nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -100,3 +100,11 @@ type Candidate struct {
 	PhoneLast4 string  `json:"phone_last4"`
 	Score      float64 `json:"score"`
 }
+
+// PhoneRecord is the tenant's canonical record of a number: a contact's
+// PhoneID names it.
+type PhoneRecord struct {
+	ID        string    `json:"id"`
+	Phone     string    `json:"phone"`
+	CreatedAt time.Time `json:"created_at"`
+}

@@ -71,3 +71,12 @@ const (
 	MsgPhoneTaken      = "The phone has already been taken."
 	MsgExternalIDTaken = "The external id has already been taken."
 )
+
+// PhoneRecord is the tenant's canonical record of one E.164 number: every
+// contact that ever had the number points at it, and other services (the
+// suppression list) name the number by its id.
+type PhoneRecord struct {
+	ID        string
+	E164      string
+	CreatedAt time.Time
+}

@@ -63,3 +63,13 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewCandidates(list))
 }
+
+// lookupPhone answers GET /internal/v1/phones/{phone}: the phone record
+// (id, E.164 number) named by a contact's phone_id.
+func (h *Handlers) lookupPhone(c *fiber.Ctx) error {
+	p, err := h.app.LookupPhone(c.UserContext(), h.scope(c), c.Params("phone"))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, wire.NewPhoneRecord(p))
+}

@@ -194,3 +194,25 @@ func TestBulkUpsertDuplicatePolicies(t *testing.T) {
 		checkResult(t, r, 422, apierr.CodeValidationFailed, tt.detail)
 	}
 }
+
+func TestLookupPhone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.newContact(t)
+	e.trash(t, c.ID) // the record outlives its contacts
+	r := e.do(t, request{method: "GET", path: "/internal/v1/phones/" + c.PhoneID, token: e.internalToken(t, tenantA)})
+	var got struct {
+		ID, Phone, CreatedAt string
+	}
+	r.data(t, &got)
+	if r.status != 200 || got.ID != c.PhoneID || got.Phone != c.Phone {
+		t.Errorf("phone = %d %s", r.status, r.body)
+	}
+	for _, tt := range []struct{ path, token string }{
+		{"/internal/v1/phones/" + c.PhoneID, e.internalToken(t, tenantB)},
+		{"/internal/v1/phones/" + c.ID, e.internalToken(t, tenantA)},
+		{"/internal/v1/phones/+14155550100", e.internalToken(t, tenantA)},
+	} {
+		checkResult(t, e.do(t, request{method: "GET", path: tt.path, token: tt.token}), 404, apierr.CodeResourceNotFound, "")
+	}
+}

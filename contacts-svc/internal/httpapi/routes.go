@@ -78,6 +78,7 @@ func Register(r fiber.Router, d Deps) {
 	internal.Get("/contacts/:contact", h.lookupContact)
 	internal.Post("/contacts/find-or-create", idem, h.findOrCreate)
 	internal.Post("/contacts/bulk-upsert", idem, h.bulkUpsert)
+	internal.Get("/phones/:phone", h.lookupPhone)
 }
 
 // scope is who the request acts for.

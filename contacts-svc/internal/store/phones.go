@@ -2,9 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -54,4 +58,18 @@ func (t *Tx) EnsurePhones(ctx context.Context, numbers []string) (map[string]str
 		return nil, fmt.Errorf("ensuring phone records: %w", err)
 	}
 	return out, nil
+}
+
+// Phone returns the phone record with id, or contact.ErrNotFound.
+func (t *Tx) Phone(ctx context.Context, id string) (contact.PhoneRecord, error) {
+	var p contact.PhoneRecord
+	err := t.tx.QueryRow(ctx, `SELECT id, e164, created_at FROM phones WHERE tenant_id = $1 AND id = $2`,
+		t.tenantID, id).Scan(&p.ID, &p.E164, &p.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return contact.PhoneRecord{}, contact.ErrNotFound
+	}
+	if err != nil {
+		return contact.PhoneRecord{}, fmt.Errorf("reading phone record: %w", err)
+	}
+	return p, nil
 }

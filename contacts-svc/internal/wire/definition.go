@@ -48,3 +48,15 @@ func NewRowResults(list []contact.RowResult) []RowResult {
 	}
 	return out
 }
+
+// PhoneRecord is a phone record as the internal route shows it.
+type PhoneRecord struct {
+	ID        string `json:"id"`
+	Phone     string `json:"phone"`
+	CreatedAt string `json:"created_at"`
+}
+
+// NewPhoneRecord renders p.
+func NewPhoneRecord(p contact.PhoneRecord) PhoneRecord {
+	return PhoneRecord{ID: p.ID, Phone: p.E164, CreatedAt: Time(p.CreatedAt)}
+}
