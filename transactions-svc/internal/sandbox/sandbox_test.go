@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 )
@@ -74,5 +75,37 @@ func TestLast4AndBrand(t *testing.T) {
 	}
 	if got := sandbox.Brand("5555555555554444"); got != "mastercard" {
 		t.Errorf("Brand = %s", got)
+	}
+}
+
+func TestCardFormCheck(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	ok := sandbox.CardForm{Number: "4242 4242 4242 4242", ExpMonth: "12", ExpYear: "27", CVC: "123", Name: "Ada"}
+	if p := ok.Check(now); len(p) != 0 {
+		t.Fatalf("valid card refused: %v", p)
+	}
+	bad := sandbox.CardForm{Number: "4242424242424241", ExpMonth: "10", ExpYear: "2026", CVC: "12a", Name: ""}
+	p := bad.Check(now)
+	for _, f := range []string{"card_number", "exp_year", "cvc", "cardholder_name"} {
+		if p[f] == "" {
+			t.Errorf("no problem with %s: %v", f, p)
+		}
+	}
+}
+
+func TestDestinationFormCheck(t *testing.T) {
+	t.Parallel()
+	p, last4 := sandbox.DestinationForm{Type: "bank_account", HolderName: "Ada", RoutingNumber: "021000021", AccountNumber: "000123456789"}.Check()
+	if len(p) != 0 || last4 != "6789" {
+		t.Fatalf("bank account: %v %q", p, last4)
+	}
+	p, _ = sandbox.DestinationForm{Type: "debit_card", HolderName: "Ada", CardNumber: "4000056655665557"}.Check()
+	if p["card_number"] == "" {
+		t.Fatalf("bad Luhn accepted: %v", p)
+	}
+	p, _ = sandbox.DestinationForm{Type: "cheque"}.Check()
+	if p["destination_type"] == "" || p["account_holder_name"] == "" {
+		t.Fatalf("unknown type: %v", p)
 	}
 }

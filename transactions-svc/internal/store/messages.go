@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/paylane/paylane/libs/inbox"
 )
 
 // LatestMessage is the state of one SMS as optin-svc reports it.
@@ -30,4 +32,10 @@ func (t *Tx) SetLatestMessage(ctx context.Context, transactionID string, m Lates
 		return false, fmt.Errorf("recording latest message: %w", err)
 	}
 	return tag.RowsAffected() == 1, nil
+}
+
+// ClaimEvent records that consumer handles eventID in this transaction and
+// reports whether it is the first time (libs/inbox).
+func (t *Tx) ClaimEvent(ctx context.Context, consumer, eventID string) (bool, error) {
+	return inbox.Claim(ctx, t.tx, consumer, eventID)
 }

@@ -45,7 +45,7 @@ func newItem(d txn.Direction, created time.Time) txn.Item {
 		Link:         txn.Link{ExpiresAt: ptr(created.Add(72 * time.Hour))},
 		CustomFields: map[string]json.RawMessage{"tier": json.RawMessage(`"gold"`)},
 		DueDate:      ptr("2026-12-01"), ExternalID: ptr("INV-1"),
-		CreatedAt:    created, UpdatedAt: created,
+		CreatedAt: created, UpdatedAt: created,
 	}
 }
 

@@ -20,3 +20,17 @@ func (d Direction) Machine() Machine {
 	}
 	return ReceivableMachine()
 }
+
+// HasState reports whether s is a state of the direction's items.
+func (d Direction) HasState(s State) bool {
+	states := ReceivableStates()
+	if d == Payable {
+		states = PayableStates()
+	}
+	for _, st := range states {
+		if st == s {
+			return true
+		}
+	}
+	return false
+}

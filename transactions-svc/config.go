@@ -1,0 +1,168 @@
+package transactions
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paylane/paylane/libs/obs"
+)
+
+// serviceName labels logs and metrics.
+const serviceName = "transactions-svc"
+
+// Config is everything transactions-svc needs to run, filled from the
+// environment by ConfigFromEnv or built directly (devstack, tests).
+type Config struct {
+	// HTTPAddr serves /api/v1 and the hosted pages /l/r, /l/p (HTTP_ADDR, ":8080").
+	HTTPAddr string
+	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
+	InternalAddr string
+	// DatabaseURL is the app role's DSN (DATABASE_URL).
+	DatabaseURL string
+	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
+	MigrateDatabaseURL string
+	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
+	DBMaxConns int32
+	// KafkaBrokers receive the outbox's events and feed the message.*
+	// consumer; empty runs neither (KAFKA_BROKERS).
+	KafkaBrokers []string
+	// IdentityURL is identity-svc's base URL, for the JWKS of internal tokens (IDENTITY_URL).
+	IdentityURL string
+	// ContactsURL is contacts-svc's base URL (CONTACTS_URL).
+	ContactsURL string
+	// ContactsTimeout bounds each call to contacts-svc (CONTACTS_TIMEOUT, 3s).
+	ContactsTimeout time.Duration
+	// LinkKey signs the hosted-page links, at least 32 bytes (LINK_KEY, base64).
+	LinkKey []byte
+	// PublicBaseURL is the public origin of the links, e.g. https://pay.example.com (PUBLIC_BASE_URL).
+	PublicBaseURL string
+	// SchedulerInterval is how often the scheduler polls (SCHEDULER_INTERVAL, 1s).
+	SchedulerInterval time.Duration
+	// Clock, when set, replaces time.Now (tests drive the scheduler with it).
+	Clock func() time.Time
+	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
+	Logger *slog.Logger
+	// Ready, when set, is called with the bound addresses once every listener is up.
+	Ready func(Addrs)
+}
+
+// Addrs are the addresses Run listens on.
+type Addrs struct {
+	HTTP, Internal string
+}
+
+// Defaults of the configuration.
+const (
+	DefaultHTTPAddr          = ":8080"
+	DefaultInternalAddr      = ":9090"
+	DefaultDBMaxConns        = 10
+	DefaultContactsTimeout   = 3 * time.Second
+	DefaultSchedulerInterval = time.Second
+	minLinkKey               = 32
+)
+
+// ConfigFromEnv reads the configuration from the environment. It fails on
+// values that cannot be parsed; Validate (called by Run) checks the rest.
+func ConfigFromEnv() (Config, error) {
+	cfg := Config{
+		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		DatabaseURL:        os.Getenv("DATABASE_URL"),
+		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
+		DBMaxConns:         DefaultDBMaxConns,
+		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		IdentityURL:        os.Getenv("IDENTITY_URL"),
+		ContactsURL:        os.Getenv("CONTACTS_URL"),
+		ContactsTimeout:    DefaultContactsTimeout,
+		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
+		SchedulerInterval:  DefaultSchedulerInterval,
+	}
+	var errs []error
+	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("DB_MAX_CONNS: %w", err))
+		}
+		cfg.DBMaxConns = int32(n)
+	}
+	if v := os.Getenv("LINK_KEY"); v != "" {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("LINK_KEY is not base64: %w", err))
+		}
+		cfg.LinkKey = key
+	}
+	errs = append(errs, duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval))
+	level := slog.LevelInfo
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("LOG_LEVEL: %w", err))
+		}
+	}
+	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
+	return cfg, errors.Join(errs...)
+}
+
+func duration(key string, dst *time.Duration) error {
+	v := os.Getenv(key)
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*dst = d
+	return nil
+}
+
+// Validate reports every problem of the configuration at once.
+func (c Config) Validate() error {
+	var errs []error
+	for key, v := range map[string]string{"HTTP_ADDR": c.HTTPAddr, "INTERNAL_ADDR": c.InternalAddr,
+		"DATABASE_URL": c.DatabaseURL, "IDENTITY_URL": c.IdentityURL, "CONTACTS_URL": c.ContactsURL} {
+		if v == "" {
+			errs = append(errs, fmt.Errorf("%s is required", key))
+		}
+	}
+	if c.DBMaxConns < 2 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 2"))
+	}
+	if len(c.LinkKey) < minLinkKey {
+		errs = append(errs, fmt.Errorf("LINK_KEY must be the base64 of at least %d random bytes", minLinkKey))
+	}
+	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs = append(errs, errors.New("PUBLIC_BASE_URL must be an absolute http(s) URL"))
+	}
+	if c.ContactsTimeout <= 0 || c.SchedulerInterval <= 0 {
+		errs = append(errs, errors.New("CONTACTS_TIMEOUT and SCHEDULER_INTERVAL must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// jwksURL is identity-svc's key set.
+func (c Config) jwksURL() string { return strings.TrimRight(c.IdentityURL, "/") + "/internal/v1/jwks" }
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+// Package app holds transactions-svc's use cases, one per file. A use case
+// validates its input with the domain's rules, opens one tenant-scoped
+// transaction (store.Write or store.Read), loads what it changes FOR UPDATE,
+// decides with the state machine, writes, and records the events of the
+// change in the same transaction. It knows nothing of HTTP.
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/store"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// Scope is who a use case acts for: the tenant, its default currency, and
+// the internal token of the request (passed on to contacts-svc).
+type Scope struct {
+	TenantID string
+	Currency string
+	Token    string
+}
+
+// Contact is what transactions-svc keeps of a contact: its id and the
+// recipient of the SMS.
+type Contact struct {
+	ID        string
+	FirstName string
+	LastName  string
+	Phone     string
+}
+
+// ContactRef names a contact by id or by external id.
+type ContactRef struct {
+	ID         string
+	ExternalID string
+}
+
+// Contacts resolves contact references against contacts-svc. Resolve
+// returns txn.ErrContactNotFound for an unknown or deleted contact, and
+// ErrUnavailable when contacts-svc cannot answer.
+type Contacts interface {
+	Resolve(ctx context.Context, token string, ref ContactRef) (Contact, error)
+}
+
+// ErrUnavailable: a service this one depends on cannot answer now (503).
+var ErrUnavailable = errors.New("app: a dependency is unavailable")
+
+// App runs the use cases.
+type App struct {
+	store    *store.Store
+	contacts Contacts
+	links    *links.Signer
+	now      func() time.Time
+}
+
+// New returns the use cases. now is the clock (time.Now in production; tests
+// inject theirs so the scheduler's instants are theirs to choose).
+func New(s *store.Store, contacts Contacts, signer *links.Signer, now func() time.Time) *App {
+	if now == nil {
+		now = time.Now
+	}
+	return &App{store: s, contacts: contacts, links: signer, now: now}
+}
+
+// Now returns the clock's time as Postgres keeps it (UTC, microseconds), so
+// what a use case returns equals what a later read returns.
+func (a *App) Now() time.Time {
+	return a.now().UTC().Truncate(time.Microsecond)
+}
+
+// Page selects part of a collection.
+type Page struct {
+	Limit, Offset int
+}
+
+// checkID answers txn.ErrNotFound for an id that is not a ULID, before any
+// query: such an id names nothing.
+func checkID(id string) error {
+	if !ids.Valid(id) {
+		return txn.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
+	"github.com/paylane/paylane/transactions-svc/internal/store"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// SelectDestination records the destination a recipient chose on the
+// hosted payout page of a pending payable whose link (expiring at expires)
+// is current, then runs the identity check at once: passed, the payable is
+// verified and its disbursement starts; failed, it stays
+// destination_selected with failure_reason set. destType and last4 come
+// from a checked form (sandbox.DestinationForm.Check). It emits
+// payable.destination_selected and payable.updated for each state reached.
+func (a *App) SelectDestination(ctx context.Context, id string, expires time.Time, destType, last4 string) (txn.Item, error) {
+	tenantID, err := a.route(ctx, txn.Payable, id)
+	if err != nil {
+		return txn.Item{}, err
+	}
+	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+		if err := a.checkLink(*it, expires); err != nil {
+			return err
+		}
+		if err := move(it, txn.SelectDestination); err != nil {
+			return err
+		}
+		it.Destination, it.FailureReason = &txn.Destination{Type: destType, Last4: last4}, nil
+		if err := tx.Unschedule(ctx, it.ID, store.KindFollowUp); err != nil {
+			return err
+		}
+		if err := a.save(ctx, tx, it, evDestinationSelected); err != nil {
+			return err
+		}
+		return a.checkIdentity(ctx, tx, it)
+	})
+	if err != nil || it.Status != txn.Processing {
+		return it, err
+	}
+	return a.disburse(ctx, tenantID, id)
+}
+
+// VerifyIdentity re-runs the identity check of a destination_selected
+// payable; when it passes, the disbursement runs.
+func (a *App) VerifyIdentity(ctx context.Context, scope Scope, id string) (txn.Item, error) {
+	it, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+		if !txn.PayableMachine().Allows(it.Status, txn.VerifyIdentity) {
+			return move(it, txn.VerifyIdentity) // the refusal, naming the pair
+		}
+		return a.checkIdentity(ctx, tx, it)
+	})
+	if err != nil || it.Status != txn.Processing {
+		return it, err
+	}
+	return a.disburse(ctx, scope.TenantID, id)
+}
+
+// RetryDisbursement re-attempts the disbursement of a failed payable.
+func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (txn.Item, error) {
+	_, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+		if err := move(it, txn.RetryDisbursement); err != nil {
+			return err
+		}
+		return a.save(ctx, tx, it)
+	})
+	if err != nil {
+		return txn.Item{}, err
+	}
+	return a.disburse(ctx, scope.TenantID, id)
+}
+
+// checkIdentity runs the identity check of a destination_selected payable:
+// passed, it goes verified and then processing (the disbursement starts);
+// failed, it stays with failure_reason set.
+func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) error {
+	now := a.Now()
+	ok, reason := sandbox.IdentityCheck(it.Destination.Last4)
+	outcome := "passed"
+	if !ok {
+		outcome = "failed"
+	}
+	if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "identity_check",
+		Outcome: outcome, Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+		return err
+	}
+	if !ok {
+		if err := move(it, txn.IdentityFailed); err != nil {
+			return err
+		}
+		it.FailureReason = &reason
+		return a.save(ctx, tx, it)
+	}
+	if err := move(it, txn.VerifyIdentity); err != nil {
+		return err
+	}
+	it.IdentityVerifiedAt, it.FailureReason = &now, nil
+	if err := a.save(ctx, tx, it); err != nil {
+		return err
+	}
+	if err := move(it, txn.Disburse); err != nil {
+		return err
+	}
+	return a.save(ctx, tx, it)
+}
+
+// disburse asks the rail to pay out a processing payable and applies the
+// answer: disbursed, or failed (retry-disbursement tries again).
+func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
+	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+		now := a.Now()
+		it.DisbursementAttempts++
+		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
+		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
+			Outcome: string(outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+			return err
+		}
+		if outcome != sandbox.Approved {
+			if err := move(it, txn.RailFailed); err != nil {
+				return err
+			}
+			it.FailureReason = &reason
+			return a.save(ctx, tx, it, evDisbursementFailed)
+		}
+		if err := move(it, txn.RailDisbursed); err != nil {
+			return err
+		}
+		it.DisbursedAt, it.FailureReason = &now, nil
+		if err := stopWork(ctx, tx, *it); err != nil {
+			return err
+		}
+		return a.save(ctx, tx, it, evDisbursed)
+	})
+}

@@ -1,0 +1,81 @@
+// Package contacts resolves contact references with contacts-svc through
+// its client package (github.com/paylane/paylane/contacts-svc/client), which
+// brings the circuit breaker (gobreaker) and per-call timeouts; this
+// adapter adds its own, shorter deadline and maps the answers to the domain.
+package contacts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// Resolver implements app.Contacts.
+type Resolver struct {
+	client  *client.Client
+	timeout time.Duration
+}
+
+// New returns a resolver calling contacts-svc at baseURL, each call bounded
+// by timeout.
+func New(baseURL string, hc *http.Client, timeout time.Duration) *Resolver {
+	return &Resolver{client: client.New(baseURL, hc), timeout: timeout}
+}
+
+// Resolve returns the live contact ref names, passing on the caller's
+// internal token. An unknown or soft-deleted contact is
+// txn.ErrContactNotFound; contacts-svc unreachable, failing or too slow is
+// app.ErrUnavailable.
+func (r *Resolver) Resolve(ctx context.Context, token string, ref app.ContactRef) (app.Contact, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	var (
+		c   *client.Contact
+		err error
+	)
+	if ref.ID != "" {
+		if !ids.Valid(ref.ID) {
+			return app.Contact{}, txn.ErrContactNotFound
+		}
+		c, err = r.client.Contact(ctx, token, ref.ID)
+	} else {
+		// Find-or-create without a phone can only find: a contact cannot be
+		// created without one, so an unknown external id is refused (422).
+		c, _, err = r.client.FindOrCreate(ctx, token, client.ContactInput{ExternalID: ref.ExternalID}, "")
+	}
+	if err != nil {
+		return app.Contact{}, mapError(err)
+	}
+	if !c.Live() {
+		return app.Contact{}, txn.ErrContactNotFound
+	}
+	return app.Contact{ID: c.ID, FirstName: deref(c.FirstName), LastName: deref(c.LastName), Phone: c.Phone}, nil
+}
+
+// mapError turns a client error into the domain's.
+func mapError(err error) error {
+	var ce *client.Error
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		return txn.ErrContactNotFound
+	case errors.As(err, &ce) && ce.Status == http.StatusUnprocessableEntity:
+		return txn.ErrContactNotFound
+	case errors.As(err, &ce) && ce.Status < http.StatusInternalServerError:
+		return fmt.Errorf("contacts-svc refused the lookup: %w", err)
+	}
+	return fmt.Errorf("%w: %w", app.ErrUnavailable, err)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,48 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
+	"github.com/paylane/paylane/transactions-svc/internal/campaign"
+	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+	"github.com/paylane/paylane/transactions-svc/internal/verr"
+)
+
+// apiError maps a use-case error to the API error it renders as, once for
+// every handler; anything unknown passes through for the error handler to
+// log and answer 500.
+func apiError(err error) error {
+	var (
+		ve *verr.Error
+		te *txn.TransitionError
+		ae *apierr.Error
+	)
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &ve):
+		return apierr.Validation(ve.Fields)
+	case errors.As(err, &te):
+		return apierr.InvalidTransition(string(te.From), string(te.To))
+	case errors.Is(err, txn.ErrNotFound), errors.Is(err, fielddef.ErrNotFound), errors.Is(err, campaign.ErrNotFound):
+		return apierr.NotFound()
+	case errors.Is(err, txn.ErrAlreadyPaid):
+		return apierr.New(http.StatusConflict, apierr.CodeAlreadyPaid, "The receivable is already paid and cannot be cancelled.")
+	case errors.Is(err, campaign.ErrAlreadyAssigned):
+		return apierr.New(http.StatusConflict, apierr.CodeAlreadyAssigned,
+			"The transaction is already assigned to a campaign; send reassign true to change it.")
+	case errors.Is(err, campaign.ErrNotAssignable):
+		return apierr.Field("campaign_id", "The selected campaign_id is invalid: the campaign must be active, published and of the transaction's direction.")
+	case errors.Is(err, fielddef.ErrKeyTaken):
+		return apierr.Field("key", "The key has already been taken.")
+	case errors.Is(err, app.ErrUnavailable):
+		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, "A part of the platform is briefly unavailable; retry.")
+		e.RetryAfter = 1
+		return e
+	}
+	return err
+}

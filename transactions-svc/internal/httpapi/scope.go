@@ -1,0 +1,24 @@
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
+)
+
+// scope is who the request acts for: the tenant and its default currency
+// from the internal token, and the token itself, passed on to contacts-svc.
+func scope(c *fiber.Ctx) app.Scope {
+	claims := authz.ClaimsFrom(c)
+	s := app.Scope{}
+	if claims != nil {
+		s.TenantID, s.Currency = claims.TenantID, claims.Currency
+	}
+	if _, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " "); ok {
+		s.Token = strings.Clone(strings.TrimSpace(token))
+	}
+	return s
+}

@@ -1,0 +1,83 @@
+package pages
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
+
+// submitPay answers the pay form: the card is checked, charged on the
+// sandbox rail, and the outcome shown.
+func (p *Pages) submitPay(c *fiber.Ctx) error {
+	l, it, err := p.accept(c, txn.Receivable)
+	if err != nil {
+		return p.fail(c, err)
+	}
+	form := sandbox.CardForm{Number: c.FormValue("card_number"), ExpMonth: c.FormValue("exp_month"),
+		ExpYear: c.FormValue("exp_year"), CVC: c.FormValue("cvc"), Name: c.FormValue("cardholder_name")}
+	if problems := form.Check(p.app.Now()); len(problems) > 0 {
+		pg := p.pageFor(c, l, it, problems, map[string]string{"cardholder_name": strings.TrimSpace(form.Name)})
+		pg.Status = http.StatusUnprocessableEntity
+		return p.render(c, pg)
+	}
+	paid, err := p.app.Pay(c.UserContext(), l.id, l.expires, form)
+	return p.outcome(c, l, paid, err)
+}
+
+// submitPayout answers the payout form: the destination is checked and
+// selected, then the identity check and the disbursement run.
+func (p *Pages) submitPayout(c *fiber.Ctx) error {
+	l, it, err := p.accept(c, txn.Payable)
+	if err != nil {
+		return p.fail(c, err)
+	}
+	form := sandbox.DestinationForm{Type: c.FormValue("destination_type"), HolderName: c.FormValue("account_holder_name"),
+		RoutingNumber: c.FormValue("routing_number"), AccountNumber: c.FormValue("account_number"), CardNumber: c.FormValue("card_number")}
+	problems, last4 := form.Check()
+	if len(problems) > 0 {
+		values := map[string]string{"account_holder_name": strings.TrimSpace(form.HolderName)}
+		if form.Type == sandbox.BankAccount || form.Type == sandbox.DebitCard {
+			values["destination_type"] = form.Type
+		}
+		pg := p.pageFor(c, l, it, problems, values)
+		pg.Status = http.StatusUnprocessableEntity
+		return p.render(c, pg)
+	}
+	done, err := p.app.SelectDestination(c.UserContext(), l.id, l.expires, form.Type, last4)
+	return p.outcome(c, l, done, err)
+}
+
+// accept checks a post: the signature, the CSRF token (419), and that the
+// link still opens its item.
+func (p *Pages) accept(c *fiber.Ctx, d txn.Direction) (link, txn.Item, error) {
+	l, err := p.verify(c, d)
+	if err != nil {
+		return link{}, txn.Item{}, err
+	}
+	if !csrfValid(c, p.signer, l.path) {
+		return link{}, txn.Item{}, errCSRF
+	}
+	it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
+	return l, it, err
+}
+
+// outcome shows the item after a submission. A submission the state
+// machine refuses (a second tab, a double click) shows where things stand.
+func (p *Pages) outcome(c *fiber.Ctx, l link, it txn.Item, err error) error {
+	var te *txn.TransitionError
+	if errors.As(err, &te) {
+		it, err = p.app.OpenLink(c.UserContext(), l.dir, l.id, l.expires)
+	}
+	if err != nil {
+		return p.fail(c, err)
+	}
+	return p.render(c, p.pageFor(c, l, it, nil, nil))
+}
+
+// errCSRF is a post without a matching CSRF token.
+var errCSRF = errors.New("pages: csrf token mismatch")

@@ -1,0 +1,29 @@
+package testenv
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a settable clock for the service under test.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock reading start.
+func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
