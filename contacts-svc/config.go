@@ -30,8 +30,8 @@ type Config struct {
 	// IdentityURL is identity-svc's base URL; internal tokens are verified
 	// with the keys of IdentityURL/internal/v1/jwks (IDENTITY_URL).
 	IdentityURL string
-	// DefaultRegion reads national phone numbers (DEFAULT_REGION, "US"),
-	// until the internal token carries the tenant's own region.
+	// DefaultRegion reads national phone numbers of requests whose internal
+	// token carries no tenant region (DEFAULT_REGION, "US").
 	DefaultRegion string
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 )
 
@@ -46,6 +47,7 @@ type service struct {
 func services() []service {
 	return []service{
 		{name: "identity", stage: 0, adminRoutes: []string{"/admin/v1/tenants"}, run: runIdentity},
+		{name: "contacts", stage: 1, routes: []string{"/api/v1/contacts", "/api/v1/contact-field-definitions"}, run: runContacts},
 	}
 }
 
@@ -62,6 +64,21 @@ func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 		InternalTokenTTL:   60 * time.Second,
 		Logger:             d.logger,
 		Ready:              func(a identitysvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+func runContacts(ctx context.Context, d deps, ready func(string)) error {
+	return contactssvc.Run(ctx, contactssvc.Config{
+		HTTPAddr:           "127.0.0.1:0",
+		InternalAddr:       "127.0.0.1:0",
+		DatabaseURL:        d.appDSN,
+		MigrateDatabaseURL: d.ownerDSN,
+		DBMaxConns:         10,
+		KafkaBrokers:       d.brokers,
+		IdentityURL:        d.identityURL,
+		DefaultRegion:      "US",
+		Logger:             d.logger,
+		Ready:              func(a contactssvc.Addrs) { ready(a.HTTP) },
 	})
 }
 

@@ -37,8 +37,8 @@ type Deps struct {
 	Verifier *authz.Verifier
 	// Pool holds the idempotency keys (idempotency.Middleware).
 	Pool *pgxpool.Pool
-	// Region reads national phone numbers until the internal token carries
-	// the tenant's region.
+	// Region reads national phone numbers of tenants whose internal token
+	// carries no region of its own.
 	Region string
 }
 
@@ -81,7 +81,13 @@ func Register(r fiber.Router, d Deps) {
 	internal.Get("/phones/:phone", h.lookupPhone)
 }
 
-// scope is who the request acts for.
+// scope is who the request acts for: the tenant, and its default region
+// for national phone formats.
 func (h *Handlers) scope(c *fiber.Ctx) app.Scope {
-	return app.Scope{TenantID: authz.ClaimsFrom(c).TenantID, Region: h.region}
+	claims := authz.ClaimsFrom(c)
+	region := claims.Region
+	if region == "" {
+		region = h.region
+	}
+	return app.Scope{TenantID: claims.TenantID, Region: region}
 }

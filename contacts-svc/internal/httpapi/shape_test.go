@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -190,5 +192,27 @@ func TestPaginationLinks(t *testing.T) {
 		if err := json.Unmarshal(r.body, &page); err != nil || page.Meta.Total != 1 {
 			t.Errorf("phone filter %s = %s", q, r.body)
 		}
+	}
+}
+
+func TestNationalNumbersAreReadInTheTenantsRegion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tok, _, err := e.signer.Sign(authz.Claims{TenantID: tenantA, TokenID: 1, Abilities: all(), Region: "GB"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.do(t, request{method: http.MethodPost, path: "/api/v1/contacts", body: `{"phone":"020 7946 0018"}`, token: tok})
+	if r.status != http.StatusCreated {
+		t.Fatalf("create with a GB national number: %d %s", r.status, r.body)
+	}
+	var got struct {
+		Data contactJSON `json:"data"`
+	}
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Data.Phone != "+442079460018" {
+		t.Errorf("phone = %q, want +442079460018 (read in the token's region GB)", got.Data.Phone)
 	}
 }
