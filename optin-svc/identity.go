@@ -24,7 +24,8 @@ func (i identityTenants) Tenant(ctx context.Context, id string) (store.Tenant, e
 	if err != nil {
 		return store.Tenant{}, err
 	}
-	out := store.Tenant{ID: t.ID, Name: t.Name, DefaultRegion: t.DefaultRegion, UpdatedAt: t.UpdatedAt}
+	out := store.Tenant{ID: t.ID, Name: t.Name, DefaultRegion: t.DefaultRegion, OptIn: t.Flags.OptIn,
+		UpdatedAt: t.UpdatedAt}
 	if t.SMSNumber != nil {
 		out.SMSNumber = *t.SMSNumber
 	}

@@ -98,7 +98,7 @@ func Run(ctx context.Context, cfg Config) error {
 		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
 		Pool:       pool,
 		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
-		PublicBaseURL: trimSlash(cfg.PublicBaseURL),
+		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion,
 	})
 
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

@@ -29,11 +29,14 @@ func (a *App) HandleEvent(ctx context.Context, env events.Envelope) error {
 
 // tenantData is what optin-svc reads of identity-svc's tenant JSON.
 type tenantData struct {
-	ID            string    `json:"id"`
-	Name          string    `json:"name"`
-	SMSNumber     *string   `json:"sms_number"`
-	DefaultRegion string    `json:"default_region"`
-	UpdatedAt     time.Time `json:"updated_at"`
+	ID            string  `json:"id"`
+	Name          string  `json:"name"`
+	SMSNumber     *string `json:"sms_number"`
+	DefaultRegion string  `json:"default_region"`
+	Flags         struct {
+		OptIn bool `json:"opt_in"`
+	} `json:"flags"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // ApplyTenant handles tenant.updated: the tenant's sender number (which
@@ -48,7 +51,7 @@ func (a *App) ApplyTenant(ctx context.Context, env events.Envelope) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = env.OccurredAt
 	}
-	rec := store.Tenant{ID: t.ID, Name: t.Name, DefaultRegion: t.DefaultRegion, UpdatedAt: t.UpdatedAt}
+	rec := store.Tenant{ID: t.ID, Name: t.Name, DefaultRegion: t.DefaultRegion, OptIn: t.Flags.OptIn, UpdatedAt: t.UpdatedAt}
 	if t.SMSNumber != nil {
 		rec.SMSNumber = *t.SMSNumber
 	}

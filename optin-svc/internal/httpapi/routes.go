@@ -41,6 +41,8 @@ type Deps struct {
 	SMSAuthToken string
 	// PublicBaseURL is the public scheme and host (no trailing slash).
 	PublicBaseURL string
+	// Region names the deployment's default region on the landing page.
+	Region string
 }
 
 // Handlers serves the routes on the use cases.
@@ -67,6 +69,10 @@ func Register(r fiber.Router, d Deps) {
 	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
 	admin.Get("/messages", h.listMessages)
 	admin.Post("/opt-in-codes", h.createCode)
+
+	lp := &landing{app: d.App, secure: strings.HasPrefix(d.PublicBaseURL, "https://"), region: d.Region}
+	r.Get("/l/o/:code", lp.show)
+	r.Post("/l/o/:code", lp.submit)
 
 	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL}
 	r.Post(app.StatusCallbackPath, cb.status)

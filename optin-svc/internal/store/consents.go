@@ -36,7 +36,8 @@ func collectConsents(rows pgx.Rows, what string) ([]optin.Consent, error) {
 // InsertConsent stores a consent; ErrLiveConsent when the number already
 // has a live one on the channel.
 func (t *Tx) InsertConsent(ctx context.Context, c optin.Consent) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO consents (`+consentColumns+`)
+	_, err := t.tx.Exec(ctx, `INSERT INTO consents (id, tenant_id, contact_id, phone, opt_in_code_id, status,
+		channel, source, consented_at, confirmed_at, revoked_at, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.ID, t.tenantID, c.ContactID, c.Phone, c.OptInCodeID, c.Status, c.Channel, c.Source,
 		c.ConsentedAt, c.ConfirmedAt, c.RevokedAt, c.CreatedAt, c.UpdatedAt)

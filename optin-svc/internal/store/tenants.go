@@ -17,6 +17,8 @@ type Tenant struct {
 	Name          string
 	SMSNumber     string // "" when the tenant has none
 	DefaultRegion string
+	// OptIn is the tenant's opt_in flag (the opt-in capability).
+	OptIn bool
 	// UpdatedAt is the tenant's updated_at at identity-svc: a copy never
 	// goes back to an older state.
 	UpdatedAt time.Time
@@ -45,12 +47,13 @@ func (s *Store) ApplyTenant(ctx context.Context, t Tenant) error {
 				}
 			}
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO tenants (tenant_id, name, sms_number, default_region, source_updated_at)
-			VALUES ($1, $2, nullif($3, ''), $4, $5)
+		_, err := tx.Exec(ctx, `INSERT INTO tenants (tenant_id, name, sms_number, default_region, opt_in, source_updated_at)
+			VALUES ($1, $2, nullif($3, ''), $4, $5, $6)
 			ON CONFLICT (tenant_id) DO UPDATE SET name = EXCLUDED.name, sms_number = EXCLUDED.sms_number,
-				default_region = EXCLUDED.default_region, source_updated_at = EXCLUDED.source_updated_at
+				default_region = EXCLUDED.default_region, opt_in = EXCLUDED.opt_in,
+				source_updated_at = EXCLUDED.source_updated_at
 			WHERE tenants.source_updated_at <= EXCLUDED.source_updated_at`,
-			t.ID, t.Name, t.SMSNumber, t.DefaultRegion, t.UpdatedAt)
+			t.ID, t.Name, t.SMSNumber, t.DefaultRegion, t.OptIn, t.UpdatedAt)
 		if err != nil {
 			return fmt.Errorf("storing tenant: %w", err)
 		}
@@ -72,8 +75,8 @@ func (s *Store) TenantBySMSNumber(ctx context.Context, e164 string) (Tenant, err
 func (s *Store) tenantWhere(ctx context.Context, cond string, arg string) (Tenant, error) {
 	var t Tenant
 	var number *string
-	err := s.pool.QueryRow(ctx, `SELECT tenant_id, name, sms_number, default_region, source_updated_at
-		FROM tenants WHERE `+cond, arg).Scan(&t.ID, &t.Name, &number, &t.DefaultRegion, &t.UpdatedAt)
+	err := s.pool.QueryRow(ctx, `SELECT tenant_id, name, sms_number, default_region, opt_in, source_updated_at
+		FROM tenants WHERE `+cond, arg).Scan(&t.ID, &t.Name, &number, &t.DefaultRegion, &t.OptIn, &t.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Tenant{}, optin.ErrNotFound
 	}

@@ -7,6 +7,8 @@ package testsvc
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -72,6 +74,8 @@ func Start(t testing.TB, opts Options) *Env {
 		SMSProvider: optin.ProviderSink, SMSDefaultFrom: DefaultFrom, SMSAuthToken: SMSAuthToken,
 		SendMaxAttempts: 3, SendRetryBase: 10 * time.Millisecond, SendPollInterval: 50 * time.Millisecond,
 		Contacts: env.Contacts,
+		// Warnings and errors show in the output of a failing test run.
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
