@@ -16,6 +16,9 @@ import (
 // sets none (contract section 2: 1 MB; the batch service passes 5 MB).
 const DefaultBodyLimit = 1 << 20
 
+// DefaultReadBufferSize bounds the request line and headers a service reads.
+const DefaultReadBufferSize = 32 << 10
+
 // NewApp returns a Fiber app wired the same way in every service: the
 // envelope ErrorHandler, the RequestID middleware, panic recovery (the stack
 // is logged, the client gets a 500 server_error envelope) and encoding/json.
@@ -41,6 +44,11 @@ func NewApp(log *slog.Logger, cfg ...fiber.Config) *fiber.App {
 	}
 	if c.BodyLimit == 0 {
 		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.ReadBufferSize == 0 {
+		// Internal tokens carry the token's abilities: a token holding
+		// every ability is about 4 KB, fasthttp's whole default buffer.
+		c.ReadBufferSize = DefaultReadBufferSize
 	}
 	c.DisableStartupMessage = true
 	app := fiber.New(c)

@@ -70,6 +70,8 @@ func toAPIError(err error) *apierr.Error {
 			return apierr.New(fe.Code, apierr.CodeRateLimited, "Too many requests.")
 		case fiber.StatusServiceUnavailable:
 			return apierr.New(fe.Code, apierr.CodeServiceUnavailable, "The service is unavailable.")
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			return apierr.New(fe.Code, apierr.CodeBadRequest, "The request headers are too large.")
 		}
 	}
 	return apierr.Internal()
