@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -37,7 +38,7 @@ func NewApp(log *slog.Logger, cfg ...fiber.Config) *fiber.App {
 		c.ErrorHandler = ErrorHandler(log)
 	}
 	if c.JSONEncoder == nil {
-		c.JSONEncoder = json.Marshal
+		c.JSONEncoder = marshalJSON
 	}
 	if c.JSONDecoder == nil {
 		c.JSONDecoder = json.Unmarshal
@@ -76,4 +77,16 @@ func Recover(log *slog.Logger) fiber.Handler {
 		}()
 		return c.Next()
 	}
+}
+
+// marshalJSON is encoding/json without HTML escaping: API bodies are read by
+// programs, and links keep their "&" instead of "\u0026".
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -1,7 +1,9 @@
 package httpx_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -185,5 +187,26 @@ func TestCollection(t *testing.T) {
 				t.Errorf("meta (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestCollectionLinksKeepAmpersands(t *testing.T) {
+	t.Parallel()
+	app := httpx.NewApp(nil)
+	app.Get("/items", func(c *fiber.Ctx) error {
+		p, err := httpx.ParsePage(c, 25)
+		if err != nil {
+			return err
+		}
+		return httpx.Collection(c, []int{1}, p, 1)
+	})
+	resp, err := app.Test(httptest.NewRequest(http.MethodGet, "/items?status=paid&per_page=1", nil), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if bytes.Contains(body, []byte(`\u0026`)) || !bytes.Contains(body, []byte("&per_page=1")) {
+		t.Errorf("links are escaped: %s", body)
 	}
 }
