@@ -46,6 +46,10 @@ type Config struct {
 	// ExtraRootCAs, when set, replaces the system roots as the base trust
 	// store (devstack passes a pool of its own CA); ExtraCAFile adds to it.
 	ExtraRootCAs *x509.CertPool
+	// Consumers is the number of consumer-group members per replica; each
+	// handles its share of the topics' partitions one event at a time
+	// (WEBHOOK_CONSUMERS, 3).
+	Consumers int
 	// DispatchConcurrency bounds the deliveries in flight per replica
 	// (WEBHOOK_DISPATCH_CONCURRENCY, 64).
 	DispatchConcurrency int
@@ -69,6 +73,7 @@ const (
 	DefaultInternalAddr        = ":9090"
 	DefaultDBMaxConns          = 10
 	DefaultDispatchConcurrency = 64
+	DefaultConsumers           = 3
 	DefaultPollInterval        = 250 * time.Millisecond
 )
 
@@ -85,6 +90,7 @@ func ConfigFromEnv() (Config, error) {
 		IdentityURL:         os.Getenv("IDENTITY_URL"),
 		ExtraCAFile:         os.Getenv("WEBHOOK_EXTRA_CA_FILE"),
 		DispatchConcurrency: DefaultDispatchConcurrency,
+		Consumers:           DefaultConsumers,
 		PollInterval:        DefaultPollInterval,
 	}
 	var errs []error
@@ -105,6 +111,11 @@ func ConfigFromEnv() (Config, error) {
 		n, err := strconv.Atoi(v)
 		errs = appendErr(errs, "WEBHOOK_DISPATCH_CONCURRENCY", err)
 		cfg.DispatchConcurrency = n
+	}
+	if v := os.Getenv("WEBHOOK_CONSUMERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		errs = appendErr(errs, "WEBHOOK_CONSUMERS", err)
+		cfg.Consumers = n
 	}
 	if v := os.Getenv("WEBHOOK_POLL_INTERVAL"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -142,6 +153,9 @@ func (c Config) Validate() error {
 	}
 	if c.DispatchConcurrency < 1 {
 		errs = append(errs, errors.New("WEBHOOK_DISPATCH_CONCURRENCY must be at least 1"))
+	}
+	if len(c.KafkaBrokers) > 0 && c.Consumers < 1 {
+		errs = append(errs, errors.New("WEBHOOK_CONSUMERS must be at least 1"))
 	}
 	if c.PollInterval <= 0 {
 		errs = append(errs, errors.New("WEBHOOK_POLL_INTERVAL must be positive"))

@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 
 	var workers sync.WaitGroup
-	workerErr := make(chan error, 2)
+	workerErr := make(chan error, 1)
 	startWorkers(ctx, &workers, workerErr, cfg, pool, st, d, log)
 
 	log.Info("webhook-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
@@ -162,11 +162,16 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, errs chan<- error, cf
 	})
 	if len(cfg.KafkaBrokers) > 0 {
 		in := ingest.New(st, nil, log)
-		wg.Go(func() {
-			if err := in.Run(ctx, cfg.KafkaBrokers); err != nil && ctx.Err() == nil {
-				errs <- fmt.Errorf("event consumer: %w", err)
-			}
-		})
+		for range cfg.Consumers {
+			wg.Go(func() {
+				if err := in.Run(ctx, cfg.KafkaBrokers); err != nil && ctx.Err() == nil {
+					select {
+					case errs <- fmt.Errorf("event consumer: %w", err):
+					default:
+					}
+				}
+			})
+		}
 	}
 	wg.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
 	wg.Go(func() { pruneInbox(ctx, pool, log) })

@@ -212,7 +212,7 @@ func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, sem chan struct
 	return len(claims), nil
 }
 
-// load reads the claimed deliveries, one read transaction per tenant.
+// load reads the claimed deliveries, one pipelined round trip per tenant.
 func (d *Dispatcher) load(ctx context.Context, claims []store.Claim) (map[string]store.Job, error) {
 	byTenant := map[string][]string{}
 	for _, c := range claims {
@@ -220,15 +220,12 @@ func (d *Dispatcher) load(ctx context.Context, claims []store.Claim) (map[string
 	}
 	jobs := make(map[string]store.Job, len(claims))
 	for tenantID, ids := range byTenant {
-		err := d.opts.Store.Read(ctx, tenantID, func(tx *store.Tx) error {
-			found, err := tx.Jobs(ctx, ids)
-			for id, j := range found {
-				jobs[id] = j
-			}
-			return err
-		})
+		found, err := d.opts.Store.Jobs(ctx, tenantID, ids)
 		if err != nil {
 			return nil, err
+		}
+		for id, j := range found {
+			jobs[id] = j
 		}
 	}
 	return jobs, nil

@@ -27,8 +27,7 @@ func (d *Dispatcher) handle(ctx context.Context, c store.Claim, job store.Job, f
 		}
 		return
 	case !job.Live:
-		err := d.opts.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error { return tx.Cancel(ctx, c, d.now()) })
-		if err != nil {
+		if err := d.opts.Store.Cancel(ctx, c, d.now()); err != nil {
 			log.Warn("cancelling delivery of an inactive endpoint", "err", err)
 		}
 		return
@@ -103,12 +102,7 @@ func (d *Dispatcher) record(ctx context.Context, c store.Claim, job store.Job, a
 			o.Status, o.NextAttemptAt = webhook.StatusRetrying, &next
 		}
 	}
-	var disabled bool
-	err := d.opts.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error {
-		var err error
-		_, disabled, err = tx.Record(ctx, o, webhook.DisableThreshold)
-		return err
-	})
+	_, disabled, err := d.opts.Store.Record(ctx, c.TenantID, o, webhook.DisableThreshold)
 	if err != nil {
 		log.Warn("recording attempt", "err", err)
 		return
@@ -131,11 +125,7 @@ func (d *Dispatcher) record(ctx context.Context, c store.Claim, job store.Job, a
 
 // deferTo moves a claimed delivery to until without an attempt.
 func (d *Dispatcher) deferTo(ctx context.Context, c store.Claim, until time.Time, log *slog.Logger) {
-	now := d.now()
-	err := d.opts.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error {
-		return tx.Defer(ctx, c, until.Truncate(time.Microsecond), now)
-	})
-	if err != nil {
+	if err := d.opts.Store.Defer(ctx, c, until.Truncate(time.Microsecond), d.now()); err != nil {
 		log.Warn("deferring delivery", "err", err)
 	}
 }

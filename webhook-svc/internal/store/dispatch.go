@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Job is what sending one delivery needs, read in its tenant's scope.
@@ -21,10 +25,7 @@ type Job struct {
 	Live bool
 }
 
-// Jobs reads the deliveries ids of the transaction's tenant with their
-// endpoint and event body.
-func (t *Tx) Jobs(ctx context.Context, ids []string) (map[string]Job, error) {
-	rows, err := t.tx.Query(ctx, `SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
+const jobsSQL = `SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
 		e.is_active AND e.deleted_at IS NULL,
 		e.id, e.tenant_id, e.name, e.url, e.subscribed_events, e.is_active, e.consecutive_failures,
 		e.last_succeeded_at, e.last_failed_at, e.disabled_at, e.created_at, e.updated_at,
@@ -32,29 +33,42 @@ func (t *Tx) Jobs(ctx context.Context, ids []string) (map[string]Job, error) {
 		FROM deliveries d
 		JOIN endpoints e ON e.tenant_id = d.tenant_id AND e.id = d.endpoint_id
 		JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
-		WHERE d.id = ANY($1)`, ids)
-	if err != nil {
-		return nil, fmt.Errorf("reading deliveries to send: %w", err)
-	}
-	defer rows.Close()
+		WHERE d.id = ANY($1)`
+
+// Jobs reads the deliveries ids of tenantID with their endpoint and event
+// body, in one pipelined round trip scoped to the tenant (tenancy.Batch).
+func (s *Store) Jobs(ctx context.Context, tenantID string, ids []string) (map[string]Job, error) {
 	out := make(map[string]Job, len(ids))
-	for rows.Next() {
-		j := Job{TenantID: t.tenantID}
-		var body string
-		e := &j.Endpoint
-		if err := rows.Scan(&j.DeliveryID, &j.EventID, &j.EventType, &j.Status, &j.AttemptCount, &body, &j.EventAt, &j.Live,
-			&e.ID, &e.TenantID, &e.Name, &e.URL, &e.SubscribedEvents, &e.IsActive, &e.ConsecutiveFailures,
-			&e.LastSucceededAt, &e.LastFailedAt, &e.DisabledAt, &e.CreatedAt, &e.UpdatedAt,
-			&e.Secret, &e.PreviousSecret, &e.PreviousSecretUntil); err != nil {
-			return nil, fmt.Errorf("reading delivery to send: %w", err)
+	b := &pgx.Batch{}
+	b.Queue(jobsSQL, ids).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			j, err := scanJob(rows, tenantID)
+			if err != nil {
+				return err
+			}
+			out[j.DeliveryID] = j
 		}
-		j.Body = []byte(body)
-		out[j.DeliveryID] = j
-	}
-	if err := rows.Err(); err != nil {
+		return rows.Err()
+	})
+	if err := tenancy.Batch(ctx, s.pool, tenantID, b); err != nil {
 		return nil, fmt.Errorf("reading deliveries to send: %w", err)
 	}
 	return out, nil
+}
+
+func scanJob(rows pgx.Rows, tenantID string) (Job, error) {
+	j := Job{TenantID: tenantID}
+	var body string
+	e := &j.Endpoint
+	err := rows.Scan(&j.DeliveryID, &j.EventID, &j.EventType, &j.Status, &j.AttemptCount, &body, &j.EventAt, &j.Live,
+		&e.ID, &e.TenantID, &e.Name, &e.URL, &e.SubscribedEvents, &e.IsActive, &e.ConsecutiveFailures,
+		&e.LastSucceededAt, &e.LastFailedAt, &e.DisabledAt, &e.CreatedAt, &e.UpdatedAt,
+		&e.Secret, &e.PreviousSecret, &e.PreviousSecretUntil)
+	if err != nil {
+		return Job{}, fmt.Errorf("reading delivery to send: %w", err)
+	}
+	j.Body = []byte(body)
+	return j, nil
 }
 
 // Outcome is the result of one attempt, decided by the dispatcher.
@@ -115,20 +129,26 @@ e AS (
 	RETURNING NOT is_active AND disabled_at = $9 AS disabled)
 SELECT (SELECT count(*) FROM d), COALESCE((SELECT disabled FROM e), false)`
 
-// Record stores the outcome of an attempt and reports whether it was
-// written (false: the attempt was recorded meanwhile by another claim) and
-// whether it disabled the endpoint, in which case the endpoint's other open
-// deliveries are cancelled in the same transaction.
-func (t *Tx) Record(ctx context.Context, o Outcome, disableAt int) (written, disabled bool, err error) {
+// Record stores the outcome of an attempt, in one pipelined round trip
+// scoped to the tenant, and reports whether it was written (false: the
+// attempt was recorded meanwhile by another claim) and whether it disabled
+// the endpoint, in which case the endpoint's other open deliveries are then
+// cancelled.
+func (s *Store) Record(ctx context.Context, tenantID string, o Outcome, disableAt int) (written, disabled bool, err error) {
 	var n int
-	err = t.tx.QueryRow(ctx, recordSQL, o.Claim.DeliveryID, t.tenantID, o.Status, o.Attempt, o.ResponseStatus,
+	b := &pgx.Batch{}
+	b.Queue(recordSQL, o.Claim.DeliveryID, tenantID, o.Status, o.Attempt, o.ResponseStatus,
 		o.Error, o.NextAttemptAt, o.Succeeded, o.AttemptedAt, int(o.Duration.Milliseconds()), o.Claim.Token,
-		disableAt).Scan(&n, &disabled)
-	if err != nil {
+		disableAt).QueryRow(func(row pgx.Row) error { return row.Scan(&n, &disabled) })
+	if err := tenancy.Batch(ctx, s.pool, tenantID, b); err != nil {
 		return false, false, fmt.Errorf("recording attempt of delivery %s: %w", o.Claim.DeliveryID, err)
 	}
 	if disabled {
-		if _, err := cancelOpen(ctx, t.tx, o.EndpointID, o.AttemptedAt); err != nil {
+		err := tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+			_, err := cancelOpen(ctx, tx, o.EndpointID, o.AttemptedAt)
+			return err
+		})
+		if err != nil {
 			return false, false, err
 		}
 	}
@@ -137,13 +157,14 @@ func (t *Tx) Record(ctx context.Context, o Outcome, disableAt int) (written, dis
 
 // Defer moves a claimed delivery to until without an attempt (the
 // endpoint's circuit breaker is open).
-func (t *Tx) Defer(ctx context.Context, c Claim, until, now time.Time) error {
-	_, err := t.tx.Exec(ctx, `WITH d AS (
+func (s *Store) Defer(ctx context.Context, c Claim, until, now time.Time) error {
+	b := &pgx.Batch{}
+	b.Queue(`WITH d AS (
 			UPDATE deliveries SET next_attempt_at = $2, updated_at = $3
 			 WHERE id = $1 AND status IN ('pending', 'retrying'))
 		UPDATE delivery_queue SET due_at = $2, claim_token = NULL WHERE delivery_id = $1 AND claim_token = $4`,
 		c.DeliveryID, until, now, c.Token)
-	if err != nil {
+	if err := tenancy.Batch(ctx, s.pool, c.TenantID, b); err != nil {
 		return fmt.Errorf("deferring delivery %s: %w", c.DeliveryID, err)
 	}
 	return nil
@@ -151,12 +172,13 @@ func (t *Tx) Defer(ctx context.Context, c Claim, until, now time.Time) error {
 
 // Cancel cancels a claimed open delivery whose endpoint is no longer live
 // and removes it from the queue.
-func (t *Tx) Cancel(ctx context.Context, c Claim, now time.Time) error {
-	_, err := t.tx.Exec(ctx, `WITH d AS (
+func (s *Store) Cancel(ctx context.Context, c Claim, now time.Time) error {
+	b := &pgx.Batch{}
+	b.Queue(`WITH d AS (
 			UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = $2
 			 WHERE id = $1 AND status IN ('pending', 'retrying'))
 		DELETE FROM delivery_queue WHERE delivery_id = $1 AND claim_token = $3`, c.DeliveryID, now, c.Token)
-	if err != nil {
+	if err := tenancy.Batch(ctx, s.pool, c.TenantID, b); err != nil {
 		return fmt.Errorf("cancelling delivery %s: %w", c.DeliveryID, err)
 	}
 	return nil

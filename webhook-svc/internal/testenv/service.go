@@ -30,6 +30,9 @@ type ServiceOptions struct {
 	Brokers []string
 	Allow   []netip.Prefix
 	Roots   *x509.CertPool
+	// Concurrency and Conns tune the dispatcher and pool (8 each when 0).
+	Concurrency int
+	Conns       int32
 }
 
 // StartService runs webhook-svc on a fresh database (migrated by Run) with
@@ -50,14 +53,20 @@ func StartService(t testing.TB, o ServiceOptions) *Service {
 	}))
 	t.Cleanup(jwks.Close)
 	db := NewDB(t)
+	if o.Concurrency == 0 {
+		o.Concurrency = 8
+	}
+	if o.Conns == 0 {
+		o.Conns = 8
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan webhooksvc.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := webhooksvc.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: 8,
+		DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: o.Conns,
 		KafkaBrokers: o.Brokers, IdentityURL: jwks.URL, EncryptionKey: Key(t),
-		AllowCIDRs: o.Allow, ExtraRootCAs: o.Roots, DispatchConcurrency: 8, PollInterval: 50 * time.Millisecond,
+		AllowCIDRs: o.Allow, ExtraRootCAs: o.Roots, DispatchConcurrency: o.Concurrency, Consumers: 3, PollInterval: 50 * time.Millisecond,
 		Logger: Logger(t), Ready: func(a webhooksvc.Addrs) { ready <- a },
 	}
 	go func() { done <- webhooksvc.Run(ctx, cfg) }()
