@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
@@ -47,7 +48,7 @@ type fixture struct {
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	e := testenv.New(t)
-	tenant := "T" + t.Name()[len(t.Name())-min(len(t.Name()), 20):]
+	tenant := ids.New()
 	c := e.Contact(t, tenant, "cust-1", "Ada", "+14155550123")
 	return fixture{env: e, tenant: tenant, token: e.Token(t, tenant), contact: c.ID}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -39,5 +40,124 @@ func TestCreateReceivableSendsItsLink(t *testing.T) {
 	got.JSON(t, &o)
 	if o.Data.ID != it.ID || o.Data.PaymentLinkURL == nil || *o.Data.PaymentLinkURL != *it.PaymentLinkURL {
 		t.Errorf("show %+v", o.Data)
+	}
+}
+
+func TestCreateRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	other := f.env.Contact(t, f.tenant, "gone", "Bob", "+14155550199")
+	f.env.DeleteContact(t, f.tenant, other.ID)
+	foreign := f.env.Contact(t, "01J0OTHERTENANT00000000000", "x", "Eve", "+14155550142")
+	c := `"contact_id":"` + f.contact + `"`
+	tests := []struct {
+		name, body, field string
+	}{
+		{"amount zero", `{` + c + `,"amount":0}`, "amount"},
+		{"amount negative", `{` + c + `,"amount":-100}`, "amount"},
+		{"amount fractional", `{` + c + `,"amount":10.5}`, "amount"},
+		{"amount above cap", `{` + c + `,"amount":100000000}`, "amount"},
+		{"amount missing", `{` + c + `}`, "amount"},
+		{"unknown currency", `{` + c + `,"amount":100,"currency":"XYZ"}`, "currency"},
+		{"send_at in the past", `{` + c + `,"amount":100,"send_at":"2026-11-22T00:00:00Z"}`, "send_at"},
+		{"misspelt send_at", `{` + c + `,"amount":100,"sendAt":"2027-01-01T00:00:00Z"}`, "sendAt"},
+		{"link_ttl_hours zero", `{` + c + `,"amount":100,"link_ttl_hours":0}`, "link_ttl_hours"},
+		{"link_ttl_hours above", `{` + c + `,"amount":100,"link_ttl_hours":721}`, "link_ttl_hours"},
+		{"unknown contact", `{"contact_id":"01JD3X0Q4Z8W2E5R7T9Y1V3K5M","amount":100}`, "contact_id"},
+		{"contact not a ulid", `{"contact_id":"nope","amount":100}`, "contact_id"},
+		{"deleted contact", `{"contact_id":"` + other.ID + `","amount":100}`, "contact_id"},
+		{"contact of another tenant", `{"contact_id":"` + foreign.ID + `","amount":100}`, "contact_id"},
+		{"unknown external id", `{"contact":{"external_id":"nobody"},"amount":100}`, "contact.external_id"},
+		{"no contact", `{"amount":100}`, "contact_id"},
+		{"custom field undefined", `{` + c + `,"amount":100,"custom_fields":{"tier":"gold"}}`, "custom_fields.tier"},
+	}
+	for _, path := range []string{"receivables", "payables"} {
+		for _, tt := range tests {
+			t.Run(path+"/"+tt.name, func(t *testing.T) {
+				r := f.do(t, http.MethodPost, "/api/v1/"+path, tt.body)
+				expect(t, r, http.StatusUnprocessableEntity, "validation_failed")
+				var env struct {
+					Error struct {
+						Details map[string][]string `json:"details"`
+					} `json:"error"`
+				}
+				r.JSON(t, &env)
+				if len(env.Error.Details[tt.field]) == 0 {
+					t.Fatalf("details %v do not name %s", env.Error.Details, tt.field)
+				}
+			})
+		}
+	}
+	if evs := f.env.Events(t, f.tenant); len(evs) != 0 {
+		t.Errorf("refused creates emitted %v", testenv.Types(evs))
+	}
+	expect(t, f.do(t, http.MethodPost, "/api/v1/receivables", `{"amount":`), http.StatusBadRequest, "bad_request")
+	expect(t, f.do(t, http.MethodPost, "/api/v1/receivables", `[]`), http.StatusUnprocessableEntity, "validation_failed")
+}
+
+func TestCreateByContactExternalIDAndDefaults(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.do(t, http.MethodPost, "/api/v1/receivables", `{"contact":{"external_id":"cust-1"},"amount":99999999,"link_ttl_hours":1,"id":"ignored","status":"paid"}`)
+	expect(t, r, http.StatusCreated, "")
+	var o one
+	r.JSON(t, &o)
+	if o.Data.ContactID != f.contact || o.Data.Currency != "USD" || o.Data.Status != "pending" || o.Data.ID == "ignored" {
+		t.Fatalf("created %+v", o.Data)
+	}
+	if want := "2026-11-22T02:21:17.000Z"; o.Data.LinkExpiresAt == nil || *o.Data.LinkExpiresAt != want {
+		t.Errorf("link_expires_at %v, want %s (1 h TTL)", o.Data.LinkExpiresAt, want)
+	}
+}
+
+func TestTenantsAndIDs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	it := f.create(t, "receivables", "")
+	otherToken := f.env.Token(t, "01J0OTHERTENANT00000000000")
+	for _, r := range []testenv.Response{
+		f.env.Do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, otherToken, ""),
+		f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+it.ID+"/cancel", otherToken, ""),
+		f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+it.ID+"/mark-paid", otherToken, "{}"),
+		f.do(t, http.MethodGet, "/api/v1/receivables/not-a-ulid", ""),
+		f.do(t, http.MethodPost, "/api/v1/receivables/not-a-ulid/cancel", ""),
+		f.do(t, http.MethodGet, "/api/v1/payables/"+it.ID, ""),
+		f.do(t, http.MethodGet, "/api/v1/receivables/"+strings.ToLower(it.ID), ""),
+	} {
+		expect(t, r, http.StatusNotFound, "resource_not_found")
+	}
+	expect(t, f.do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, ""), http.StatusOK, "")
+	expect(t, f.env.Do(t, http.MethodGet, "/api/v1/receivables", "", ""), http.StatusUnauthorized, "unauthenticated")
+}
+
+func TestScheduledReceivableSendsAtSendAt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	it := f.create(t, "receivables", `,"send_at":"2026-11-23T09:00:00Z"`)
+	if it.Status != "scheduled" || it.PaymentLinkURL != nil {
+		t.Fatalf("created %+v", it)
+	}
+	if n := f.env.RunDue(t); n != 0 {
+		t.Fatalf("ran %d rows before send_at", n)
+	}
+	f.env.Clock.Advance(32 * time.Hour)
+	if n := f.env.RunDue(t); n != 1 {
+		t.Fatalf("ran %d rows at send_at, want 1", n)
+	}
+	var o one
+	f.do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, "").JSON(t, &o)
+	if o.Data.Status != "pending" || o.Data.PaymentLinkURL == nil {
+		t.Fatalf("after send_at %+v", o.Data)
+	}
+	want := []string{"receivable.created", "notification.requested", "receivable.updated"}
+	if diff := cmp.Diff(want, testenv.Types(f.env.Events(t, f.tenant))); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	// The link's TTL (72 h) passes: expired.
+	f.env.Clock.Advance(72 * time.Hour)
+	f.env.RunDue(t)
+	f.do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, "").JSON(t, &o)
+	if o.Data.Status != "expired" || o.Data.PaymentLinkURL != nil {
+		t.Fatalf("after the TTL %+v", o.Data)
 	}
 }

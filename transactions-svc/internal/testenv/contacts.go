@@ -2,48 +2,87 @@ package testenv
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
+	"time"
 
 	// Tests only: contacts-svc's exported Run starts the real peer service,
 	// reached through its client package like in production. The service's
 	// own code imports nothing of contacts-svc but contacts-svc/client.
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/pgcluster"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
-// startContacts runs contacts-svc on a fresh database, migrated by Run
-// itself, trusting the keys served at identityURL, until the test ends.
-func startContacts(t testing.TB, identityURL string) string {
+// peer is the contacts-svc, and the identity key set it trusts, that every
+// Env of this test binary shares; tests keep apart by tenant. Like
+// testkit's cluster it is the one package-level variable here: New receives
+// only t, and migrating contacts-svc's database for every test would cost
+// most of the test's time. It lives until the binary exits (testkit.Main
+// stops the cluster under it last).
+var peer = &peerState{}
+
+type peerState struct {
+	once        sync.Once
+	err         error
+	signer      *authz.Signer
+	identityURL string
+	contactsURL string
+}
+
+// sharedPeer starts the peer on first use.
+func sharedPeer(t testing.TB) *peerState {
 	t.Helper()
-	pg := testkit.PG(t)
-	appDSN := pg.Database(t, "contacts_peer")
-	ctx, cancel := context.WithCancel(context.Background())
+	cluster := testkit.PG(t).Cluster()
+	peer.once.Do(func() { peer.err = peer.start(cluster) })
+	if peer.err != nil {
+		t.Fatalf("testenv: starting contacts-svc: %v", peer.err)
+	}
+	return peer
+}
+
+func (p *peerState) start(cluster *pgcluster.Cluster) error {
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		return err
+	}
+	if p.signer, err = authz.NewSigner(seed); err != nil {
+		return err
+	}
+	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(p.signer.JWKS())
+	}))
+	p.identityURL = identity.URL
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ownerDSN, appDSN, err := pgcluster.ServiceDB(ctx, cluster, "contacts_peer")
+	if err != nil {
+		return err
+	}
 	ready := make(chan contacts.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := contacts.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: appDSN, MigrateDatabaseURL: pg.OwnerDSN(t, appDSN), DBMaxConns: 4,
-		IdentityURL: identityURL, DefaultRegion: "US",
+		DatabaseURL: appDSN, MigrateDatabaseURL: ownerDSN, DBMaxConns: 8,
+		IdentityURL: identity.URL, DefaultRegion: "US",
 		Ready:  func(a contacts.Addrs) { ready <- a },
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: slog.New(slog.DiscardHandler),
 	}
-	go func() { done <- contacts.Run(ctx, cfg) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("contacts-svc Run: %v", err)
-		}
-	})
+	go func() { done <- contacts.Run(context.Background(), cfg) }()
 	select {
 	case a := <-ready:
-		return "http://" + a.HTTP
+		p.contactsURL = "http://" + a.HTTP
+		return nil
 	case err := <-done:
-		t.Fatalf("contacts-svc stopped before it was ready: %v", err)
+		return fmt.Errorf("contacts-svc stopped before it was ready: %w", err)
 	}
-	return ""
 }
 
 // Contact creates a live contact of tenant in contacts-svc and returns it.
@@ -70,12 +109,4 @@ func (e *Env) DeleteContact(t testing.TB, tenant, id string) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("deleting contact: %d", resp.StatusCode)
 	}
-}
-
-// testWriter sends log lines to the test's log.
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(string(p))
-	return len(p), nil
 }

@@ -63,32 +63,20 @@ type Env struct {
 // New builds the service for one test.
 func New(t testing.TB) *Env {
 	t.Helper()
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(signer.JWKS())
-	}))
-	t.Cleanup(identity.Close)
+	p := sharedPeer(t)
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "transactions", migrations.Sets()...)
 	pool := pg.Pool(t, dsn)
-	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: signer,
-		IdentityURL: identity.URL, DBAppDSN: dsn}
-	e.ContactsURL = startContacts(t, identity.URL)
+	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: p.signer,
+		IdentityURL: p.identityURL, ContactsURL: p.contactsURL, DBAppDSN: dsn}
+	var err error
 	e.Links, err = links.NewSigner(LinkKey(), PublicBaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.App = app.New(e.Store, contacts.New(e.ContactsURL, nil, 5*time.Second), e.Links, e.Clock.Now)
 	e.Scheduler = scheduler.New(e.Store, e.App, time.Second, nil)
-	verifier, err := authz.NewStaticVerifier(signer.JWKS())
+	verifier, err := authz.NewStaticVerifier(p.signer.JWKS())
 	if err != nil {
 		t.Fatal(err)
 	}
