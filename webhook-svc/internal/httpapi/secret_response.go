@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -87,10 +86,10 @@ func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (we
 // renderBoth renders the response with the secret (sent now) and without it
 // (stored for replay).
 func renderBoth(ws webhook.WithSecret) (full, stored []byte, err error) {
-	if full, err = json.Marshal(dataEnvelope{Data: wire.NewEndpointWithSecret(ws)}); err != nil {
+	if full, err = wire.Marshal(dataEnvelope{Data: wire.NewEndpointWithSecret(ws)}); err != nil {
 		return nil, nil, fmt.Errorf("rendering endpoint: %w", err)
 	}
-	if stored, err = json.Marshal(dataEnvelope{Data: wire.NewEndpoint(ws.Endpoint)}); err != nil {
+	if stored, err = wire.Marshal(dataEnvelope{Data: wire.NewEndpoint(ws.Endpoint)}); err != nil {
 		return nil, nil, fmt.Errorf("rendering endpoint: %w", err)
 	}
 	return full, stored, nil

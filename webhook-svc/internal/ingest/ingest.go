@@ -82,7 +82,7 @@ func Body(env events.Envelope) ([]byte, error) {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b, err := json.Marshal(payload{ID: env.ID, Type: env.Type, CreatedAt: wire.Time(env.OccurredAt), Data: data})
+	b, err := wire.Marshal(payload{ID: env.ID, Type: env.Type, CreatedAt: wire.Time(env.OccurredAt), Data: data})
 	if err != nil {
 		return nil, fmt.Errorf("rendering event %s: %w", env.ID, err)
 	}
