@@ -98,7 +98,7 @@ func Run(ctx context.Context, cfg Config) error {
 		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
 		Pool:       pool,
 		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
-		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion,
+		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion, Log: log,
 	})
 
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

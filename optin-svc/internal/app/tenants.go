@@ -14,6 +14,9 @@ type Identity interface {
 	// Tenant returns a tenant; an unknown one is an error wrapping
 	// optin.ErrNotFound.
 	Tenant(ctx context.Context, id string) (store.Tenant, error)
+	// TenantBySMSNumber returns the tenant whose sender number is e164; none
+	// is an error wrapping optin.ErrNotFound.
+	TenantBySMSNumber(ctx context.Context, e164 string) (store.Tenant, error)
 }
 
 // tenant returns what optin-svc knows of a tenant: the local copy kept
@@ -44,4 +47,39 @@ func (a *App) region(t store.Tenant) string {
 		return t.DefaultRegion
 	}
 	return a.sending.DefaultRegion
+}
+
+// inboundTenant finds the tenant an inbound SMS from a number to a sender
+// number belongs to: the tenant whose own number it is (local copy, else
+// identity-svc); for the deployment's default number, the tenant that last
+// wrote to the sender from it, else the configured default tenant.
+func (a *App) inboundTenant(ctx context.Context, from, to string) (store.Tenant, error) {
+	t, err := a.store.TenantBySMSNumber(ctx, to)
+	if err == nil || !errors.Is(err, optin.ErrNotFound) {
+		return t, err
+	}
+	if a.identity != nil {
+		t, err = a.identity.TenantBySMSNumber(ctx, to)
+		if err == nil {
+			return t, a.store.ApplyTenant(ctx, t)
+		}
+		if !errors.Is(err, optin.ErrNotFound) {
+			return store.Tenant{}, fmt.Errorf("finding the tenant of a sender number: %w", err)
+		}
+	}
+	id, err := a.store.ConversationTenant(ctx, to, from)
+	if errors.Is(err, optin.ErrNotFound) && to == a.sending.DefaultFrom && a.sending.DefaultTenant != "" {
+		id, err = a.sending.DefaultTenant, nil
+	}
+	if errors.Is(err, optin.ErrNotFound) {
+		return store.Tenant{}, optin.ErrNoTenant
+	}
+	if err != nil {
+		return store.Tenant{}, err
+	}
+	t, err = a.tenant(ctx, id)
+	if errors.Is(err, optin.ErrNotFound) {
+		return store.Tenant{}, optin.ErrNoTenant
+	}
+	return t, err
 }

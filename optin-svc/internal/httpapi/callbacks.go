@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"encoding/xml"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,7 +11,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 )
 
@@ -20,6 +25,7 @@ type callbacks struct {
 	authToken string
 	// publicBaseURL is the scheme and host the provider called.
 	publicBaseURL string
+	log           *slog.Logger
 }
 
 // verified reads the form of a provider request and checks its signature;
@@ -54,4 +60,41 @@ func (cb *callbacks) status(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)
+}
+
+// inbound answers POST /webhooks/sms/inbound: an SMS a person sent to a
+// tenant's sender number, answered with TwiML (a reply, or none).
+func (cb *callbacks) inbound(c *fiber.Ctx) error {
+	form, err := cb.verified(c)
+	if err != nil {
+		return err
+	}
+	reply, err := cb.app.ReceiveSMS(c.UserContext(), app.InboundSMS{
+		MessageSID: form.Get("MessageSid"), From: form.Get("From"), To: form.Get("To"), Body: form.Get("Body"),
+	})
+	if errors.Is(err, optin.ErrNoTenant) {
+		cb.log.WarnContext(c.UserContext(), "inbound sms for no tenant",
+			"to", obs.RedactPhone(form.Get("To")), "from", obs.RedactPhone(form.Get("From")))
+		return twiml(c, "")
+	}
+	if err != nil {
+		return err
+	}
+	return twiml(c, reply)
+}
+
+// twiml answers with a TwiML document that sends reply back (none when
+// empty).
+func twiml(c *fiber.Ctx, reply string) error {
+	var b strings.Builder
+	b.WriteString(xml.Header)
+	if reply == "" {
+		b.WriteString("<Response/>")
+	} else {
+		b.WriteString("<Response><Message>")
+		_ = xml.EscapeText(&b, []byte(reply)) // a strings.Builder never fails
+		b.WriteString("</Message></Response>")
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationXMLCharsetUTF8)
+	return c.Status(http.StatusOK).SendString(b.String())
 }

@@ -8,6 +8,7 @@
 package httpapi
 
 import (
+	"log/slog"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -43,7 +44,11 @@ type Deps struct {
 	PublicBaseURL string
 	// Region names the deployment's default region on the landing page.
 	Region string
+	Log    *slog.Logger
 }
+
+// InboundPath receives the SMS people send to the sender numbers.
+const InboundPath = "/webhooks/sms/inbound"
 
 // Handlers serves the routes on the use cases.
 type Handlers struct {
@@ -74,8 +79,12 @@ func Register(r fiber.Router, d Deps) {
 	r.Get("/l/o/:code", lp.show)
 	r.Post("/l/o/:code", lp.submit)
 
-	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL}
+	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL, log: d.Log}
+	if cb.log == nil {
+		cb.log = slog.New(slog.DiscardHandler)
+	}
 	r.Post(app.StatusCallbackPath, cb.status)
+	r.Post(InboundPath, cb.inbound)
 }
 
 // scope is who an API request acts for.

@@ -57,8 +57,21 @@ type Env struct {
 // Start runs identity-svc and optin-svc until the test ends.
 func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
-	env := &Env{Contacts: NewDirectory()}
-	env.IdentityURL = startIdentity(t, opts.Brokers)
+	identityURL := startIdentity(t, opts.Brokers)
+	return startOptin(t, identityURL, opts)
+}
+
+// StartAnother runs a second optin-svc, on a fresh database, beside the
+// identity-svc of e (to configure it with tenants e created).
+func (e *Env) StartAnother(t testing.TB, opts Options) *Env {
+	t.Helper()
+	return startOptin(t, e.IdentityURL, opts)
+}
+
+// startOptin runs optin-svc against the identity-svc at identityURL.
+func startOptin(t testing.TB, identityURL string, opts Options) *Env {
+	t.Helper()
+	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL}
 	env.Admin = idclient.NewAdmin(env.IdentityURL, AdminToken, nil)
 	env.Identity = idclient.New(env.IdentityURL, nil)
 
