@@ -71,6 +71,11 @@ func Register(r fiber.Router, d Deps) {
 	api.Get("/opt-in-codes/:optInCode", optInEnabled, viewCodes, h.showCode)
 	api.Get("/opt-ins", optInEnabled, viewCodes, h.listConsents)
 
+	// Internal routes other services call with the internal token of the
+	// tenant they act for; the gateway never routes /internal.
+	internal := r.Group("/internal/v1", authz.Middleware(d.Verifier))
+	internal.Get("/contacts/:contact/opt-in", h.contactOptIn)
+
 	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
 	admin.Get("/messages", h.listMessages)
 	admin.Post("/opt-in-codes", h.createCode)

@@ -1,0 +1,33 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// contactOptInJSON is the answer of the contact opt-in route.
+type contactOptInJSON struct {
+	Status   string        `json:"status"`
+	Consents []consentJSON `json:"consents"`
+}
+
+// contactOptIn answers GET /internal/v1/contacts/{contact}/opt-in?phone=+E164:
+// the contact's opt-in status and consents, for contacts-svc's single read
+// (through optin-svc/client). It carries no ability gate: the caller
+// forwards the internal token of the request it serves, and has checked
+// its own ability.
+func (h *Handlers) contactOptIn(c *fiber.Ctx) error {
+	number := c.Query("phone")
+	if rest, ok := strings.CutPrefix(number, " "); ok {
+		number = "+" + rest // a '+' sent unencoded in a query arrives as a space
+	}
+	got, err := h.app.ContactOptIn(c.UserContext(), scope(c), strings.Clone(c.Params("contact")), number)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, contactOptInJSON{Status: got.Status, Consents: newConsents(got.Consents)})
+}
