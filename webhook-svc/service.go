@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/authz"
@@ -126,6 +127,17 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Ready != nil {
 		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
 	}
+	err = await(ctx, cancel, web, httpDone, internalDone, workerErr, log)
+	workers.Wait()
+	log.Info("webhook-svc stopped")
+	return err
+}
+
+// await waits until ctx is done or a listener or worker stops, then cancels
+// ctx (stopping the workers and the internal listener) and shuts the HTTP
+// listener down. It returns why the service stopped (nil for ctx).
+func await(ctx context.Context, cancel context.CancelFunc, web *fiber.App,
+	httpDone, internalDone, workerErr <-chan error, log *slog.Logger) error {
 	var runErr error
 	internalStopped := false
 	select {
@@ -146,8 +158,6 @@ func Run(ctx context.Context, cfg Config) error {
 			log.Warn("internal shutdown", "error", err)
 		}
 	}
-	workers.Wait()
-	log.Info("webhook-svc stopped")
 	return runErr
 }
 
