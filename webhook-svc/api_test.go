@@ -273,6 +273,12 @@ func TestIdempotentCreateReplaysWithoutTheSecret(t *testing.T) {
 	if r := svc.Do(t, http.MethodPost, base, tok, map[string]any{"name": "x"}, "Idempotency-Key", "create-2"); r.Status != http.StatusUnprocessableEntity || r.Header.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("replayed 422: %d %v", r.Status, r.Header)
 	}
+	patch := map[string]any{"name": "Once"}
+	p1 := svc.Do(t, http.MethodPatch, base+"/"+ep.ID, tok, patch, "Idempotency-Key", "patch-1")
+	p2 := svc.Do(t, http.MethodPatch, base+"/"+ep.ID, tok, patch, "Idempotency-Key", "patch-1")
+	if p1.Status != http.StatusOK || p2.Header.Get("Idempotent-Replayed") != "true" || string(p1.Body) != string(p2.Body) {
+		t.Errorf("patch replay: %d %s / %v %s", p1.Status, p1.Body, p2.Header, p2.Body)
+	}
 	rot := svc.Do(t, http.MethodPost, base+"/"+ep.ID+"/rotate-secret", tok, nil, "Idempotency-Key", "rotate-1")
 	rotReplay := svc.Do(t, http.MethodPost, base+"/"+ep.ID+"/rotate-secret", tok, nil, "Idempotency-Key", "rotate-1")
 	if !strings.Contains(string(rot.Body), "whsec_") || strings.Contains(string(rotReplay.Body), "whsec_") || rotReplay.Status != http.StatusOK {
