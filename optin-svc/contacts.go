@@ -1,6 +1,10 @@
 package optin
 
 import (
+	"net/http"
+	"time"
+
+	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/optin-svc/internal/peers"
 )
@@ -14,5 +18,9 @@ func newIdentityClient(cfg Config) *identity.Client {
 // newContactsClient returns the contacts-svc client of the configuration:
 // calls without a user's token use service tokens from identity-svc.
 func newContactsClient(cfg Config, tokens *identity.Client) Contacts {
-	return peers.NewContacts(cfg.ContactsURL, tokens, nil)
+	return peers.NewContacts(contacts.New(cfg.ContactsURL, &http.Client{Timeout: contactsTimeout}), tokens)
 }
+
+// contactsTimeout bounds a call to contacts-svc (the client also applies
+// its own per-call timeout and a circuit breaker).
+const contactsTimeout = 10 * time.Second

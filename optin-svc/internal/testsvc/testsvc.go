@@ -14,6 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	contacts "github.com/paylane/paylane/contacts-svc"
+	contactsmigrations "github.com/paylane/paylane/contacts-svc/migrations"
 	identity "github.com/paylane/paylane/identity-svc"
 	idclient "github.com/paylane/paylane/identity-svc/client"
 	idmigrations "github.com/paylane/paylane/identity-svc/migrations"
@@ -36,6 +38,9 @@ const (
 type Options struct {
 	// Brokers runs the relay, the consumer and the dispatcher against them.
 	Brokers []string
+	// RealContacts runs contacts-svc and lets optin-svc call it through
+	// contacts-svc/client, instead of the Directory stand-in.
+	RealContacts bool
 	// Configure changes the configuration before Run.
 	Configure func(*optin.Config)
 }
@@ -47,8 +52,11 @@ type Env struct {
 	BaseURL  string
 	Admin    *idclient.Admin
 	Identity *idclient.Client
-	// Contacts is the contacts-svc stand-in optin-svc resolves phones with.
+	// Contacts is the contacts-svc stand-in optin-svc resolves phones with
+	// (unless Options.RealContacts).
 	Contacts *Directory
+	// ContactsURL is the contacts-svc of Options.RealContacts.
+	ContactsURL string
 	// Pool connects to optin-svc's database as the app role; Owner as the owner.
 	Pool, Owner *pgxpool.Pool
 	Config      optin.Config
@@ -90,6 +98,10 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 		// Warnings and errors show in the output of a failing test run.
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
+	if opts.RealContacts {
+		env.ContactsURL = startContacts(t, identityURL, opts.Brokers)
+		cfg.ContactsURL, cfg.Contacts, env.Contacts = env.ContactsURL, nil, nil
+	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}
@@ -118,6 +130,22 @@ func startIdentity(t testing.TB, brokers []string) string {
 	return "http://" + run(t, "identity-svc", func(ctx context.Context, ready func(string)) error {
 		cfg.Ready = func(a identity.Addrs) { ready(a.HTTP) }
 		return identity.Run(ctx, cfg)
+	})
+}
+
+// startContacts runs contacts-svc on its own fresh database, verifying
+// tokens with identity-svc's keys.
+func startContacts(t testing.TB, identityURL string, brokers []string) string {
+	t.Helper()
+	pg := testkit.PG(t)
+	dsn := pg.Database(t, "contacts", contactsmigrations.Sets()...)
+	cfg := contacts.Config{
+		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
+		KafkaBrokers: brokers, IdentityURL: identityURL, DefaultRegion: "US",
+	}
+	return "http://" + run(t, "contacts-svc", func(ctx context.Context, ready func(string)) error {
+		cfg.Ready = func(a contacts.Addrs) { ready(a.HTTP) }
+		return contacts.Run(ctx, cfg)
 	})
 }
 
