@@ -25,8 +25,8 @@ func (p *Pages) submitPay(c *fiber.Ctx) error {
 		pg.Status = http.StatusUnprocessableEntity
 		return p.render(c, pg)
 	}
-	paid, err := p.app.Pay(c.UserContext(), l.id, l.expires, form)
-	return p.outcome(c, l, paid, err)
+	_, err = p.app.Pay(c.UserContext(), l.id, l.expires, form)
+	return p.outcome(c, l, err)
 }
 
 // submitPayout answers the payout form: the destination is checked and
@@ -48,8 +48,8 @@ func (p *Pages) submitPayout(c *fiber.Ctx) error {
 		pg.Status = http.StatusUnprocessableEntity
 		return p.render(c, pg)
 	}
-	done, err := p.app.SelectDestination(c.UserContext(), l.id, l.expires, form.Type, last4)
-	return p.outcome(c, l, done, err)
+	_, err = p.app.SelectDestination(c.UserContext(), l.id, l.expires, form.Type, last4)
+	return p.outcome(c, l, err)
 }
 
 // accept checks a post: the signature, the CSRF token (419), and that the
@@ -66,13 +66,16 @@ func (p *Pages) accept(c *fiber.Ctx, d txn.Direction) (link, txn.Item, error) {
 	return l, it, err
 }
 
-// outcome shows the item after a submission. A submission the state
-// machine refuses (a second tab, a double click) shows where things stand.
-func (p *Pages) outcome(c *fiber.Ctx, l link, it txn.Item, err error) error {
+// outcome shows the item after a submission, read again through its link:
+// a submission the state machine refused (a second tab, a double click)
+// shows where things stand, and a link the submission revoked (the fifth
+// declined card) answers 410 like any later visit.
+func (p *Pages) outcome(c *fiber.Ctx, l link, err error) error {
 	var te *txn.TransitionError
-	if errors.As(err, &te) {
-		it, err = p.app.OpenLink(c.UserContext(), l.dir, l.id, l.expires)
+	if err != nil && !errors.As(err, &te) {
+		return p.fail(c, err)
 	}
+	it, err := p.app.OpenLink(c.UserContext(), l.dir, l.id, l.expires)
 	if err != nil {
 		return p.fail(c, err)
 	}
