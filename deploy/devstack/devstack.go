@@ -96,12 +96,16 @@ func (s *stack) startPostgres(ctx context.Context) error {
 		return err
 	}
 	s.logf("starting postgres in %s", s.paths.pg)
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: s.paths.pg, Log: s.opts.ServiceLog})
+	pgLog, err := newPGLog(s.paths.root)
+	if err != nil {
+		return err
+	}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: s.paths.pg, Log: pgLog})
 	if err != nil {
 		return fmt.Errorf("starting postgres: %w", err)
 	}
 	s.cluster = c
-	s.logf("postgres listening on 127.0.0.1:%d", c.Port)
+	s.logf("postgres listening on 127.0.0.1:%d (its log: %s)", c.Port, displayPath(pgLog.path))
 	return nil
 }
 
