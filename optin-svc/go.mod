@@ -9,6 +9,7 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
+	github.com/prometheus/client_golang v1.25.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/twilio/twilio-go v1.31.0
 )
@@ -48,7 +49,6 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
-	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect

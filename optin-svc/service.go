@@ -15,16 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/paylane/paylane/libs/authz"
-	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/httpx"
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/obs"
-	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
-	"github.com/paylane/paylane/optin-svc/internal/app"
-	"github.com/paylane/paylane/optin-svc/internal/httpapi"
-	"github.com/paylane/paylane/optin-svc/internal/store"
 	"github.com/paylane/paylane/optin-svc/migrations"
 )
 
@@ -74,33 +66,9 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	identityClient := newIdentityClient(cfg)
-	contacts := cfg.Contacts
-	if contacts == nil {
-		contacts = newContactsClient(cfg, identityClient)
-	}
-	st := store.New(pool)
-	a := app.New(app.Deps{
-		Store: st, Contacts: contacts, Identity: identityTenants{client: identityClient},
-		Provider: newProvider(cfg), Log: log,
-		Sending: app.Sending{
-			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
-			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,
-			PublicBaseURL: trimSlash(cfg.PublicBaseURL), DefaultRegion: cfg.DefaultRegion,
-		},
-	})
-
+	a := newApp(cfg, pool, log)
 	reg := obs.NewRegistry()
-	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, httpapi.Deps{
-		App:        a,
-		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
-		Pool:       pool,
-		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
-		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion, Log: log,
-	})
-
+	web := newWeb(cfg, a, pool, reg, log)
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
@@ -108,37 +76,19 @@ func Run(ctx context.Context, cfg Config) error {
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- web.Listener(ln) }()
 
-	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, st.Ping, log)
+	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, pool.Ping, log)
 	if err != nil {
 		_ = web.Shutdown()
 		return fmt.Errorf("serving internal listener: %w", err)
 	}
-
-	var workers sync.WaitGroup
-	workerErr := make(chan error, 1)
-	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
-	workers.Go(func() { a.RunDispatcher(ctx, cfg.SendPollInterval) })
-	if len(cfg.KafkaBrokers) > 0 {
-		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
-		workers.Go(func() {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				workerErr <- fmt.Errorf("outbox relay: %w", err)
-			}
-		})
-		workers.Go(func() {
-			err := events.Consume(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), log, a.HandleEvent)
-			if err != nil && ctx.Err() == nil {
-				workerErr <- fmt.Errorf("event consumer: %w", err)
-			}
-		})
-	}
+	workers, workerErr := startWorkers(ctx, cfg, pool, a, log)
 
 	log.Info("optin-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
 		"sms_provider", cfg.SMSProvider, "kafka", len(cfg.KafkaBrokers) > 0)
 	if cfg.Ready != nil {
 		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
 	}
-	return wait(ctx, cancel, web.ShutdownWithTimeout, httpDone, internalDone, workerErr, &workers, log)
+	return wait(ctx, cancel, web.ShutdownWithTimeout, httpDone, internalDone, workerErr, workers, log)
 }
 
 // wait blocks until ctx is done or a listener or worker fails, then stops

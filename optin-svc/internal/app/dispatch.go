@@ -169,7 +169,9 @@ func (a *App) recordAccepted(ctx context.Context, tx *store.Tx, m optin.Message,
 		if err := publish(ctx, tx, messageEventType(m.Status), "", MessageEvent(m)); err != nil {
 			return err
 		}
-		m.Move(optin.MessageDelivered, now)
+		// A microsecond later, so consumers that keep the latest update of
+		// a message (by updated_at) never take sent for the newer news.
+		m.Move(optin.MessageDelivered, now.Add(time.Microsecond))
 	}
 	if err := a.finish(ctx, tx, m); err != nil {
 		return err

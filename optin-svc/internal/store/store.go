@@ -65,9 +65,6 @@ func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) e
 	})
 }
 
-// Ping checks the database (readiness).
-func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
-
 // Publish writes an event to the outbox in the transaction; the relay sends
 // it to Kafka once the transaction commits.
 func (t *Tx) Publish(ctx context.Context, env events.Envelope) error {

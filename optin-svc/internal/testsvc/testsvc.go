@@ -49,9 +49,11 @@ type Options struct {
 type Env struct {
 	IdentityURL string
 	// BaseURL is optin-svc's HTTP listener.
-	BaseURL  string
-	Admin    *idclient.Admin
-	Identity *idclient.Client
+	BaseURL string
+	// InternalAddr serves optin-svc's probes and metrics.
+	InternalAddr string
+	Admin        *idclient.Admin
+	Identity     *idclient.Client
 	// Contacts is the contacts-svc stand-in optin-svc resolves phones with
 	// (unless Options.RealContacts).
 	Contacts *Directory
@@ -107,7 +109,10 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 	}
 	env.Config = cfg
 	env.BaseURL = "http://" + run(t, "optin-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a optin.Addrs) { ready(a.HTTP) }
+		cfg.Ready = func(a optin.Addrs) {
+			env.InternalAddr = a.Internal
+			ready(a.HTTP)
+		}
 		return optin.Run(ctx, cfg)
 	})
 	return env
