@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
@@ -31,11 +29,6 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
 )
-
-// ReadBufferSize bounds a request's header block. Internal tokens carry the
-// caller's abilities; a token holding every ability is above 4 KB, Fiber's
-// default, so the buffer is 16 KB.
-const ReadBufferSize = 16 << 10
 
 const (
 	// shutdownTimeout bounds the drain of the HTTP listener.
@@ -90,7 +83,7 @@ func Run(ctx context.Context, cfg Config) error {
 	st := store.New(pool)
 	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
 	reg := obs.NewRegistry()
-	web := httpx.NewApp(log, fiber.Config{ReadBufferSize: ReadBufferSize})
+	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
