@@ -78,23 +78,24 @@ func addService(t *testing.T, mem filesys.FileSystem, name string, edit func(fil
 	writeMem(t, mem, base, strings.Replace(k, anchor, anchor+"  - services/"+name+"\n", 1))
 }
 
-// TestTemplateAddsAService adds contacts-svc and batch-svc (which calls
-// contacts-svc) from the template and checks that both come out with
-// everything a Paylane service must have, reachable as intended.
+// TestTemplateAddsAService adds two services from the template, one calling
+// the other, and checks that both come out with everything a Paylane
+// service must have, reachable as intended. Their names are not real
+// services', so the check keeps working as real ones join the base.
 func TestTemplateAddsAService(t *testing.T) {
 	t.Parallel()
 	mem := memRepo(t)
-	addService(t, mem, "contacts-svc", nil)
-	addService(t, mem, "batch-svc", func(file, content string) string {
+	addService(t, mem, "example-callee-svc", nil)
+	addService(t, mem, "example-caller-svc", func(file, content string) string {
 		if file != "deployment.yaml" {
 			return content
 		}
 		line := "        calls.paylane.io/identity-svc: \"true\"\n"
-		return strings.Replace(content, line, line+"        calls.paylane.io/contacts-svc: \"true\"\n", 1)
+		return strings.Replace(content, line, line+"        calls.paylane.io/example-callee-svc: \"true\"\n", 1)
 	})
 	const prod = "/deploy/k8s/overlays/prod/kustomization.yaml"
 	images := "images:\n"
-	for _, name := range []string{"contacts-svc", "batch-svc"} {
+	for _, name := range []string{"example-callee-svc", "example-caller-svc"} {
 		images += "  - name: paylane/" + name + "\n    newName: registry.example.com/paylane/" + name + "\n    newTag: 0.1.0\n"
 	}
 	writeMem(t, mem, prod, strings.Replace(readMem(t, mem, prod), "images:\n", images, 1))
@@ -106,7 +107,7 @@ func TestTemplateAddsAService(t *testing.T) {
 			if o.name == "prod" {
 				checkProd(t, b)
 			}
-			for _, name := range []string{"contacts-svc", "batch-svc"} {
+			for _, name := range []string{"example-callee-svc", "example-caller-svc"} {
 				want := map[string]string{
 					"Deployment": name, "Service": name, "HorizontalPodAutoscaler": name,
 					"PodDisruptionBudget": name, "NetworkPolicy": name, "Job": name + "-migrate",

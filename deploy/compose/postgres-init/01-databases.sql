@@ -4,3 +4,6 @@
 CREATE ROLE identity_owner LOGIN PASSWORD 'identity_owner';
 CREATE ROLE identity_app LOGIN PASSWORD 'identity_app';
 CREATE DATABASE identity OWNER identity_owner;
+CREATE ROLE contacts_owner LOGIN PASSWORD 'contacts_owner';
+CREATE ROLE contacts_app LOGIN PASSWORD 'contacts_app';
+CREATE DATABASE contacts OWNER contacts_owner;
