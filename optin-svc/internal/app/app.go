@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
@@ -114,8 +115,12 @@ func (a *App) timestamp() time.Time {
 	return a.now().UTC().Truncate(time.Microsecond)
 }
 
-// publish records an event of the tenant in tx.
+// publish records an event of the tenant in tx; without a request id of
+// the caller's, the one of ctx (the request being served) travels along.
 func publish(ctx context.Context, tx *store.Tx, typ, requestID string, data any) error {
+	if requestID == "" {
+		requestID = reqid.From(ctx)
+	}
 	env, err := events.New(typ, tx.TenantID(), requestID, data)
 	if err != nil {
 		return fmt.Errorf("building %s event: %w", typ, err)

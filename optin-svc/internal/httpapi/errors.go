@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"net/http"
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/optin-svc/internal/app"
@@ -19,6 +20,10 @@ func apiError(err error) error {
 		return apierr.Validation(ve.Fields)
 	case errors.Is(err, optin.ErrNotFound):
 		return apierr.NotFound()
+	case errors.Is(err, optin.ErrUnavailable):
+		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, "A part of the platform is briefly unavailable; retry.")
+		e.RetryAfter = 5
+		return e
 	case errors.Is(err, optin.ErrSuppressionLocked):
 		return apierr.Field("contact_phone",
 			"The number was suppressed by the recipient's STOP reply; only their START reply lifts it.")

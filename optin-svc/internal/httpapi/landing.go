@@ -7,11 +7,14 @@ import (
 	"encoding/base64"
 	"errors"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
@@ -26,6 +29,7 @@ type landing struct {
 	// secure marks the cookie Secure (the public host is https).
 	secure bool
 	region string
+	log    *slog.Logger
 }
 
 // show answers GET /l/o/{code}: the form, counting a scan.
@@ -75,13 +79,18 @@ func outcome(sub app.Subscription) string {
 	}
 }
 
-// refuse renders a use-case error: unknown codes as 404, anything else to
-// the error handler (500, logged).
+// refuse renders a use-case error as a page: unknown codes as 404,
+// anything else (a peer or the database down) as 503, logged with the
+// request id.
 func (l *landing) refuse(c *fiber.Ctx, err error) error {
 	if errors.Is(err, optin.ErrNotFound) {
 		return l.message(c, http.StatusNotFound, "Page not found", "This sign-up link is not active.")
 	}
-	return err
+	l.log.ErrorContext(c.UserContext(), "landing page failed", "request_id", reqid.From(c.UserContext()),
+		"error", obs.RedactPhone(err.Error()))
+	c.Set(fiber.HeaderRetryAfter, "30")
+	return l.message(c, http.StatusServiceUnavailable, "Please try again shortly",
+		"We could not take your sign-up just now. Nothing was saved; please try again in a minute.")
 }
 
 func (l *landing) render(c *fiber.Ctx, status int, v landingView) error {

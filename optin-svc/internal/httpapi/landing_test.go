@@ -205,3 +205,30 @@ func TestLandingPageRefusals(t *testing.T) {
 		t.Errorf("refused submissions made %d consents", n)
 	}
 }
+
+func TestLandingPageWhenContactsAreDown(t *testing.T) {
+	t.Parallel()
+	env := testsvc.Start(t, testsvc.Options{})
+	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	code := env.NewCode(t, tenant, map[string]any{"name": "Desk"})
+	b := env.Browser()
+	b.Get(t, code.Path())
+	env.Contacts.SetDown(true)
+	res := b.Submit(t, code.Path(), url.Values{"phone": {"+14155550195"}, "consent": {"yes"}})
+	if res.Status != http.StatusServiceUnavailable || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(string(res.Body), "Nothing was saved") {
+		t.Fatalf("POST = %d %s", res.Status, res.Body)
+	}
+	env.Contacts.SetDown(false)
+	if n := len(consents(t, env, env.Token(t, tenant, viewCodes), "")); n != 0 {
+		t.Errorf("%d consents after a failed sign-up", n)
+	}
+	// The suppression API reports the outage as 503, not as a 422.
+	token := env.Token(t, tenant, createSuppression)
+	env.Contacts.SetDown(true)
+	if res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token,
+		map[string]any{"contact_phone_id": "01J00000000000000000000000", "reason": "manual"}); res.Status != http.StatusServiceUnavailable ||
+		res.ErrorCode() != "service_unavailable" || res.Header.Get("Retry-After") == "" {
+		t.Errorf("POST while contacts-svc is down = %d %s, want 503 service_unavailable", res.Status, res.Body)
+	}
+}

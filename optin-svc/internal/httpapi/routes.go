@@ -80,14 +80,15 @@ func Register(r fiber.Router, d Deps) {
 	admin.Get("/messages", h.listMessages)
 	admin.Post("/opt-in-codes", h.createCode)
 
-	lp := &landing{app: d.App, secure: strings.HasPrefix(d.PublicBaseURL, "https://"), region: d.Region}
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	lp := &landing{app: d.App, secure: strings.HasPrefix(d.PublicBaseURL, "https://"), region: d.Region, log: log}
 	r.Get("/l/o/:code", lp.show)
 	r.Post("/l/o/:code", lp.submit)
 
-	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL, log: d.Log}
-	if cb.log == nil {
-		cb.log = slog.New(slog.DiscardHandler)
-	}
+	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL, log: log}
 	r.Post(app.StatusCallbackPath, cb.status)
 	r.Post(InboundPath, cb.inbound)
 }

@@ -19,6 +19,9 @@ var (
 	ErrDuplicateCode = errors.New("opt-in code already exists")
 	// ErrNoTenant: an inbound message or landing code matches no tenant.
 	ErrNoTenant = errors.New("no tenant for this number or code")
+	// ErrUnavailable: a service optin-svc depends on cannot be reached
+	// just now; a retry may succeed.
+	ErrUnavailable = errors.New("a peer service is unavailable")
 )
 
 // Channels of suppression entries and consents.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
@@ -47,7 +48,7 @@ func (c *Contacts) PhoneNumber(ctx context.Context, tenantID, token, phoneID str
 		return "", fmt.Errorf("%w: %w", optin.ErrUnknownPhone, err)
 	}
 	if err != nil {
-		return "", fmt.Errorf("looking up contact phone: %w", err)
+		return "", fmt.Errorf("looking up contact phone: %w", unavailable(err))
 	}
 	return rec.Phone, nil
 }
@@ -63,7 +64,7 @@ func (c *Contacts) FindOrCreateByPhone(ctx context.Context, tenantID, token, e16
 	for attempt := 0; ; attempt++ {
 		found, err := c.client.Search(ctx, token, contacts.SearchQuery{Phone: e164, Limit: 1})
 		if err != nil {
-			return "", fmt.Errorf("searching contact by phone: %w", err)
+			return "", fmt.Errorf("searching contact by phone: %w", unavailable(err))
 		}
 		if len(found) > 0 {
 			return found[0].ContactID, nil
@@ -74,7 +75,7 @@ func (c *Contacts) FindOrCreateByPhone(ctx context.Context, tenantID, token, e16
 			continue // another request created the contact in between: find it
 		}
 		if err != nil {
-			return "", fmt.Errorf("creating contact: %w", err)
+			return "", fmt.Errorf("creating contact: %w", unavailable(err))
 		}
 		return created.ID, nil
 	}
@@ -90,4 +91,15 @@ func (c *Contacts) token(ctx context.Context, tenantID, token string) (string, e
 		return "", fmt.Errorf("getting a service token: %w", err)
 	}
 	return t, nil
+}
+
+// unavailable marks err as optin.ErrUnavailable when contacts-svc could not
+// be reached (the client's breaker is open, or the call never got an
+// answer), so callers answer 503 rather than 500.
+func unavailable(err error) error {
+	var ue *url.Error
+	if errors.Is(err, contacts.ErrUnavailable) || errors.As(err, &ue) {
+		return fmt.Errorf("%w: %w", optin.ErrUnavailable, err)
+	}
+	return err
 }

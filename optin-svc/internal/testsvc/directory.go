@@ -12,7 +12,9 @@ import (
 // Directory stands in for contacts-svc's phone records and contacts: per
 // tenant, phone record ids to numbers and numbers to contact ids.
 type Directory struct {
-	mu       sync.Mutex
+	mu sync.Mutex
+	// down makes every call fail, as when contacts-svc is unreachable.
+	down     bool
 	phones   map[string]string // tenant + phone id → E.164
 	contacts map[string]string // tenant + E.164 → contact id
 }
@@ -21,6 +23,16 @@ type Directory struct {
 func NewDirectory() *Directory {
 	return &Directory{phones: map[string]string{}, contacts: map[string]string{}}
 }
+
+// SetDown makes every later call fail (true) or work again (false).
+func (d *Directory) SetDown(down bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.down = down
+}
+
+// errDown is the failure of a directory that is down.
+var errDown = fmt.Errorf("contacts-svc: %w", optin.ErrUnavailable)
 
 // AddPhone records a phone record of the tenant and returns its id.
 func (d *Directory) AddPhone(tenantID, e164 string) string {
@@ -42,6 +54,9 @@ func (d *Directory) ContactOf(tenantID, e164 string) string {
 func (d *Directory) PhoneNumber(_ context.Context, tenantID, _, phoneID string) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.down {
+		return "", errDown
+	}
 	e164, ok := d.phones[tenantID+"/"+phoneID]
 	if !ok {
 		return "", fmt.Errorf("phone %s: %w", phoneID, optin.ErrUnknownPhone)
@@ -53,6 +68,9 @@ func (d *Directory) PhoneNumber(_ context.Context, tenantID, _, phoneID string) 
 func (d *Directory) FindOrCreateByPhone(_ context.Context, tenantID, _, e164 string) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.down {
+		return "", errDown
+	}
 	key := tenantID + "/" + e164
 	if id, ok := d.contacts[key]; ok {
 		return id, nil
