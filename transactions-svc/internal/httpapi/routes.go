@@ -39,6 +39,7 @@ func Register(r fiber.Router, d Deps) {
 	h.definitions(api, idem)
 	h.campaigns(api, idem)
 	api.Post("/transactions/:transaction/campaign-assignment", authz.Require("api:assign-campaign"), idem, h.assignCampaign)
+	h.internalRoutes(r, d.Verifier, idem)
 }
 
 // items mounts the routes of one direction.

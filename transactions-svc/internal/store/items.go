@@ -213,3 +213,19 @@ func (t *Tx) UpdateItem(ctx context.Context, it txn.Item) error {
 	}
 	return nil
 }
+
+// ItemByReference returns the live item a reference names: its parent
+// transaction's id, or the receivable's or payable's own id.
+func (t *Tx) ItemByReference(ctx context.Context, ref string) (txn.Item, error) {
+	var dir string
+	err := t.tx.QueryRow(ctx, `SELECT direction FROM transactions WHERE id = $1
+ UNION ALL SELECT 'receivable' FROM receivables WHERE id = $1
+ UNION ALL SELECT 'payable' FROM payables WHERE id = $1 LIMIT 1`, ref).Scan(&dir)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return txn.Item{}, txn.ErrNotFound
+	}
+	if err != nil {
+		return txn.Item{}, fmt.Errorf("resolving reference: %w", err)
+	}
+	return t.item(ctx, txn.Direction(dir), "(c.id = $1 OR c.transaction_id = $1) AND c.deleted_at IS NULL", "", ref)
+}

@@ -1,0 +1,98 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+	"github.com/paylane/paylane/transactions-svc/internal/wire"
+)
+
+// internalRoutes mounts what ai-gateway-svc calls through
+// transactions-svc/client, with the internal token the gateway forwarded
+// to it: prepare a draft, confirm it, read a transaction's status. Each
+// checks the ability of the direction it acts on (create or view). The
+// gateway never routes /internal.
+func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.Handler) {
+	g := r.Group("/internal/v1", authz.Middleware(v))
+	g.Post("/drafts", idem, h.prepare)
+	g.Post("/transactions/:transaction/confirm", idem, h.confirm)
+	g.Get("/transactions/:reference/status", h.status)
+}
+
+// draftBody is a single-create body with its direction.
+type draftBody struct {
+	Direction *string `json:"direction"`
+	itemBody
+}
+
+func (h *Handlers) prepare(c *fiber.Ctx) error {
+	var body draftBody
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	if body.Direction == nil || !txn.Direction(*body.Direction).Valid() {
+		return apierr.Field("direction", "The direction must be receivable or payable.")
+	}
+	d := txn.Direction(*body.Direction)
+	if err := authz.Check(c, "api:create-"+string(d)); err != nil {
+		return err
+	}
+	it, p, err := h.app.Prepare(c.UserContext(), scope(c), d, body.input())
+	if err != nil {
+		return apiError(err)
+	}
+	rid, pid := wire.ItemIDs(it)
+	return httpx.Data(c, http.StatusCreated, wire.Draft{
+		TransactionID: it.TransactionID, ReceivableID: rid, PayableID: pid, Direction: string(d), Status: string(it.Status),
+		Preview: wire.Preview{RecipientName: p.RecipientName, PhoneLast4: p.PhoneLast4, AmountFormatted: p.AmountFormatted,
+			MessagePreview: p.MessagePreview, SendAt: wire.OptTime(it.SendAt)},
+		ExpiresAt: wire.Time(p.ExpiresAt),
+	})
+}
+
+func (h *Handlers) confirm(c *fiber.Ctx) error {
+	var body struct {
+		SendAt *string `json:"send_at"`
+	}
+	if err := httpx.Decode(c, &body); err != nil {
+		return err
+	}
+	id := strings.Clone(c.Params("transaction"))
+	it, err := h.app.Lookup(c.UserContext(), scope(c), id)
+	if err != nil || it.TransactionID != id {
+		return apiError(orNotFound(err))
+	}
+	if err := authz.Check(c, "api:create-"+string(it.Direction)); err != nil {
+		return err
+	}
+	it, err = h.app.Confirm(c.UserContext(), scope(c), id, body.SendAt)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, wire.Confirmed{TransactionID: it.TransactionID, Status: string(it.Status)})
+}
+
+func (h *Handlers) status(c *fiber.Ctx) error {
+	it, err := h.app.Lookup(c.UserContext(), scope(c), c.Params("reference"))
+	if err != nil {
+		return apiError(err)
+	}
+	if err := authz.Check(c, "api:view-"+string(it.Direction)); err != nil {
+		return err
+	}
+	return httpx.Data(c, http.StatusOK, wire.NewStatus(it))
+}
+
+// orNotFound turns "found, but not by its transaction id" into not found.
+func orNotFound(err error) error {
+	if err == nil {
+		return txn.ErrNotFound
+	}
+	return err
+}
