@@ -71,7 +71,11 @@ func (a *App) DispatchDue(ctx context.Context) (int, error) {
 // dispatch checks a leased message, calls the provider outside any
 // transaction and records the answer.
 func (a *App) dispatch(ctx context.Context, it store.QueueItem) error {
-	out, ok, err := a.prepareSend(ctx, it)
+	from, err := a.senderNumber(ctx, it.TenantID)
+	if err != nil {
+		return err // the lease runs out and the message comes due again
+	}
+	out, ok, err := a.prepareSend(ctx, it, from)
 	if err != nil || !ok {
 		return err
 	}
@@ -81,10 +85,23 @@ func (a *App) dispatch(ctx context.Context, it store.QueueItem) error {
 	return a.recordSend(rctx, it, res, sendErr)
 }
 
+// senderNumber is the tenant's own sender number (local copy, else
+// identity-svc), else the deployment's default; "" when neither exists.
+func (a *App) senderNumber(ctx context.Context, tenantID string) (string, error) {
+	t, err := a.tenant(ctx, tenantID)
+	if err != nil && !errors.Is(err, optin.ErrNotFound) {
+		return "", err
+	}
+	if t.SMSNumber != "" {
+		return t.SMSNumber, nil
+	}
+	return a.sending.DefaultFrom, nil
+}
+
 // prepareSend checks the suppression list again (it may have changed since
-// the message was queued) and picks the sender number: the tenant's own,
-// else the deployment's default. ok is false when nothing is to be sent.
-func (a *App) prepareSend(ctx context.Context, it store.QueueItem) (out sms.Outgoing, ok bool, err error) {
+// the message was queued) and records the sender number. ok is false when
+// nothing is to be sent.
+func (a *App) prepareSend(ctx context.Context, it store.QueueItem, from string) (out sms.Outgoing, ok bool, err error) {
 	err = a.store.Write(ctx, it.TenantID, func(tx *store.Tx) error {
 		m, err := tx.Message(ctx, it.MessageID, true)
 		if errors.Is(err, optin.ErrNotFound) {
@@ -100,12 +117,7 @@ func (a *App) prepareSend(ctx context.Context, it store.QueueItem) (out sms.Outg
 		if err != nil {
 			return err
 		}
-		if m.From, err = tx.SenderNumber(ctx); err != nil {
-			return err
-		}
-		if m.From == "" {
-			m.From = a.sending.DefaultFrom
-		}
+		m.From = from
 		now := a.timestamp()
 		switch {
 		case suppressed:

@@ -1,11 +1,14 @@
 package app_test
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	idclient "github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
@@ -107,31 +110,43 @@ func TestSuppressedNumberGetsNoMessage(t *testing.T) {
 	}
 }
 
-func TestTenantSenderNumberFromTenantUpdated(t *testing.T) {
+func TestTenantSenderNumberFollowsTenantUpdated(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
 	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
 	// identity-svc publishes tenant.updated on the same brokers.
 	tenant := env.NewTenant(t, testsvc.TenantOptions{SMSNumber: "+15005550009"})
 	plain := env.NewTenant(t, testsvc.TenantOptions{})
-
-	// A notification sent after the tenant event has been read uses the
-	// tenant's number; wait for the copy by sending until it shows.
-	var m testsvc.Message
-	testsvc.Eventually(t, "the tenant's own sender number", func() bool {
-		evt := notification(t, tenant, "+14155550133")
+	send := func(tenant, to string) testsvc.Message {
+		evt := notification(t, tenant, to)
 		testsvc.Publish(t, brokers, evt)
 		var n events.NotificationRequested
 		_ = evt.Decode(&n)
-		m = env.WaitMessage(t, tenant, n.NotificationID)
-		return m.From != nil && *m.From == "+15005550009"
-	})
-	evt := notification(t, plain, "+14155550134")
-	testsvc.Publish(t, brokers, evt)
-	var n events.NotificationRequested
-	_ = evt.Decode(&n)
-	if m := env.WaitMessage(t, plain, n.NotificationID); m.From == nil || *m.From != testsvc.DefaultFrom {
+		return env.WaitMessage(t, tenant, n.NotificationID)
+	}
+	if m := send(tenant, "+14155550133"); m.From == nil || *m.From != "+15005550009" {
+		t.Fatalf("message = %+v, want it from the tenant's number", m)
+	}
+	if m := send(plain, "+14155550134"); m.From == nil || *m.From != testsvc.DefaultFrom {
 		t.Fatalf("message of a tenant without a number = %+v", m)
+	}
+	// The operator gives the tenant another number: once optin-svc has
+	// read the tenant.updated event, messages go out from it.
+	newNumber := "+15005550019"
+	if _, err := env.Admin.UpdateTenant(context.Background(), tenant, idclient.TenantInput{SMSNumber: &newNumber}); err != nil {
+		t.Fatal(err)
+	}
+	testsvc.Eventually(t, "the tenant's new sender number", func() bool {
+		m := send(tenant, "+14155550133")
+		return m.From != nil && *m.From == newNumber
+	})
+	// Texts to the new number reach the tenant; the old number is no
+	// one's (except for people the tenant wrote to from it: a reply).
+	if got := env.Text(t, "+14155550135", newNumber, "HELP"); !strings.Contains(string(got.Body), "<Message>") {
+		t.Errorf("HELP to the new number = %s", got.Body)
+	}
+	if got := env.Text(t, "+14155550135", "+15005550009", "HELP"); strings.Contains(string(got.Body), "<Message>") {
+		t.Errorf("HELP to the old number = %s, want no reply", got.Body)
 	}
 }
 

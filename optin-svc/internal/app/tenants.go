@@ -51,8 +51,9 @@ func (a *App) region(t store.Tenant) string {
 
 // inboundTenant finds the tenant an inbound SMS from a number to a sender
 // number belongs to: the tenant whose own number it is (local copy, else
-// identity-svc); for the deployment's default number, the tenant that last
-// wrote to the sender from it, else the configured default tenant.
+// identity-svc); else the tenant that last wrote to the person from that
+// number (the shared default number); else, for the default number, the
+// configured default tenant.
 func (a *App) inboundTenant(ctx context.Context, from, to string) (store.Tenant, error) {
 	t, err := a.store.TenantBySMSNumber(ctx, to)
 	if err == nil || !errors.Is(err, optin.ErrNotFound) {

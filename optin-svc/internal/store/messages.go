@@ -120,16 +120,3 @@ func (t *Tx) RecordConversation(ctx context.Context, from, to string, at time.Ti
 	}
 	return nil
 }
-
-// SenderNumber returns the tenant's own sender number, or "".
-func (t *Tx) SenderNumber(ctx context.Context) (string, error) {
-	var number *string
-	err := t.tx.QueryRow(ctx, `SELECT sms_number FROM tenants WHERE tenant_id = $1`, t.tenantID).Scan(&number)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && number == nil) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading sender number: %w", err)
-	}
-	return *number, nil
-}
