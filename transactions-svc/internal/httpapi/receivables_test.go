@@ -15,7 +15,14 @@ import (
 func TestCreateReceivableSendsItsLink(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	it := f.create(t, "receivables", `,"currency":"eur","description":"Invoice 42","external_id":"INV-42"`)
+	const requestID = "01JD3X0Q4Z8W2E5R7T9Y1V3REQ"
+	r := f.do(t, http.MethodPost, "/api/v1/receivables",
+		`{"contact_id":"`+f.contact+`","amount":1250,"currency":"eur","description":"Invoice 42","external_id":"INV-42"}`,
+		"X-Request-Id: "+requestID)
+	expect(t, r, http.StatusCreated, "")
+	var created one
+	r.JSON(t, &created)
+	it := created.Data
 	if it.Status != "pending" || it.Currency != "EUR" || it.PaymentLinkURL == nil || it.TransactionID == it.ID {
 		t.Fatalf("created %+v", it)
 	}
@@ -25,6 +32,9 @@ func TestCreateReceivableSendsItsLink(t *testing.T) {
 	evs := f.env.Events(t, f.tenant)
 	if diff := cmp.Diff([]string{"receivable.created", "notification.requested"}, testenv.Types(evs)); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	if evs[0].RequestID != requestID || evs[1].RequestID != requestID {
+		t.Errorf("events carry request ids %q, %q; want %s", evs[0].RequestID, evs[1].RequestID, requestID)
 	}
 	var n events.NotificationRequested
 	if err := evs[1].Decode(&n); err != nil {
