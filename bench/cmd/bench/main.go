@@ -1,0 +1,81 @@
+// Command bench measures Paylane end to end on this machine and prints one
+// table: every benchmark next to a baseline measured in the same run (a bare
+// Fiber + pgx server on the same Postgres), the ratio and the target. It
+// starts the devstack in this process in a fresh temporary root (every
+// listener on 127.0.0.1:0), drives it with an in-repo Go load generator and
+// removes the root afterwards. See docs/benchmarks.md.
+//
+//	bench [-conns 64] [-warmup 2s] [-duration 10s] [-contacts 1000]
+//	      [-footprint=true] [-profile dir] [-keep] [-v]
+//
+// It exits 0 when the table is printed, targets met or not; non-zero only
+// when the harness itself fails.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/paylane/paylane/bench/internal/report"
+)
+
+// config are the command's flags.
+type config struct {
+	conns            int
+	warmup, duration time.Duration
+	contacts         int
+	footprint        bool
+	profileDir       string
+	keep, verbose    bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		os.Exit(2)
+	}
+	rows, err := run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		stop()
+		os.Exit(1)
+	}
+	fmt.Println()
+	if err := report.Print(os.Stdout, rows); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.IntVar(&cfg.conns, "conns", 64, "concurrent connections of the read and write benchmarks")
+	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unmeasured load before each measured window")
+	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured window of each load run")
+	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
+	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
+	fs.StringVar(&cfg.profileDir, "profile", "", "write CPU profiles (pprof, from the internal listeners) into this directory")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
+	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "unexpected arguments %q\n", fs.Args())
+		return config{}, flag.ErrHelp
+	}
+	if cfg.conns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 {
+		fmt.Fprintln(fs.Output(), "-conns and -contacts must be positive, -duration positive, -warmup not negative")
+		return config{}, flag.ErrHelp
+	}
+	return cfg, nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/paylane/paylane/bench/internal/baseline"
+	"github.com/paylane/paylane/bench/internal/footprint"
+	"github.com/paylane/paylane/bench/internal/load"
+	"github.com/paylane/paylane/bench/internal/report"
+	"github.com/paylane/paylane/bench/internal/stack"
+)
+
+// settle is how long the stack idles before its memory is read.
+const settle = 3 * time.Second
+
+// bench is one run: the stack, the client and what the benchmarks share.
+type bench struct {
+	cfg      config
+	root     string
+	env      *stack.Env
+	client   *http.Client
+	phones   *phones
+	progress io.Writer
+	// contactIDs are the contacts the read benchmark reads.
+	contactIDs []string
+	// idleRSS and readRSS are the whole process's memory idle and after
+	// benchmark 1.
+	idleRSS, readRSS int64
+	// readBaseline is benchmark 1's baseline, the reference of later reads.
+	readBaseline load.Result
+}
+
+// run starts the stack, runs every benchmark and returns the table's rows.
+func run(ctx context.Context, cfg config) ([]report.Row, error) {
+	root, err := os.MkdirTemp("", "paylane-bench-")
+	if err != nil {
+		return nil, fmt.Errorf("creating the devstack root: %w", err)
+	}
+	if !cfg.keep {
+		defer os.RemoveAll(root)
+	}
+	b := &bench{cfg: cfg, root: root, phones: newPhones(), progress: os.Stderr}
+	st, err := b.startStack(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		b.logf("stopping the devstack")
+		if err := st.Stop(); err != nil {
+			b.logf("devstack stopped with: %v", err)
+		}
+		if cfg.keep {
+			b.logf("devstack root kept in %s", root)
+		}
+	}()
+	return b.all(ctx)
+}
+
+// startStack starts the devstack with its progress in root/devstack.log
+// (and on stderr with -v) and the services' logs in root/services.log.
+func (b *bench) startStack(ctx context.Context, root string) (*stack.Stack, error) {
+	devLog, err := os.Create(filepath.Join(root, "devstack.log"))
+	if err != nil {
+		return nil, fmt.Errorf("creating the devstack log: %w", err)
+	}
+	svcLog, err := os.Create(filepath.Join(root, "services.log"))
+	if err != nil {
+		return nil, fmt.Errorf("creating the services' log: %w", err)
+	}
+	var progress io.Writer = devLog
+	if b.cfg.verbose {
+		progress = io.MultiWriter(devLog, os.Stderr)
+	}
+	b.logf("starting the devstack in %s", root)
+	st, err := stack.Start(ctx, root, progress, svcLog)
+	if err != nil {
+		return nil, fmt.Errorf("starting the devstack (log: %s): %w", devLog.Name(), err)
+	}
+	b.env = st.Env
+	b.logf("devstack ready in %s: gateway %s", st.Env.StartedIn.Round(time.Millisecond), st.Env.GatewayURL)
+	if b.client, err = load.NewClient(st.Env.CAFile, b.cfg.conns); err != nil {
+		_ = st.Stop()
+		return nil, err
+	}
+	return st, nil
+}
+
+// all runs the benchmarks in order and collects their rows.
+func (b *bench) all(ctx context.Context) ([]report.Row, error) {
+	time.Sleep(settle)
+	idle, err := footprint.SelfRSS()
+	if err != nil {
+		return nil, err
+	}
+	b.idleRSS = idle
+	if err := b.raiseLimit(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.seed(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.env.Analyze(ctx, "contacts"); err != nil {
+		return nil, err
+	}
+	base, err := b.startBaseline(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer base.Stop()
+	var rows []report.Row
+	for _, step := range []func(context.Context, *baseline.Server) ([]report.Row, error){
+		b.readRows, b.writeRows, b.batchRows, b.webhookRows, b.footprintRows,
+	} {
+		r, err := step(ctx, base)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+// startBaseline prepares the bench database and starts the bare server.
+func (b *bench) startBaseline(ctx context.Context) (*baseline.Server, error) {
+	benchDSN := b.env.SuperuserDSN(baseline.Database)
+	if err := baseline.Prepare(ctx, b.env.SuperuserDSN("postgres"), benchDSN); err != nil {
+		return nil, fmt.Errorf("preparing the baseline: %w", err)
+	}
+	return baseline.Start(ctx, baseline.Options{
+		ReadDSN: b.env.SuperuserDSN("contacts"), WriteDSN: benchDSN, TenantID: b.env.DemoTenantID,
+		MaxConns: serviceDBConns, CertFile: b.env.CertFile, KeyFile: b.env.KeyFile,
+	})
+}
+
+func (b *bench) logf(format string, args ...any) {
+	fmt.Fprintf(b.progress, "bench: "+format+"\n", args...)
+}

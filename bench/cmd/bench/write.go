@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/paylane/paylane/bench/internal/baseline"
+	"github.com/paylane/paylane/bench/internal/load"
+	"github.com/paylane/paylane/bench/internal/report"
+	"github.com/paylane/paylane/libs/ids"
+)
+
+// writeMinRatio is the target of benchmark 2.
+const writeMinRatio = 0.35
+
+// writeRows is benchmark 2: POST /api/v1/contacts with a fresh
+// Idempotency-Key and phone number each request, against the baseline's
+// single-row INSERT.
+func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.Row, error) {
+	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
+	profiled := b.profile(ctx, b.env.Internal["gateway"], "devstack-write", seconds)
+	product, err := b.loadRun(ctx, "write via the gateway", http.StatusCreated, b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true))
+	if err != nil {
+		return nil, err
+	}
+	if err := <-profiled; err != nil {
+		return nil, err
+	}
+	// The writes added thousands of contacts: refresh the statistics as
+	// autovacuum would, before later reads.
+	if err := b.env.Analyze(ctx, "contacts", baseline.Database); err != nil {
+		return nil, err
+	}
+	bare, err := b.loadRun(ctx, "write baseline", http.StatusCreated, b.postRequest(base.URL+"/contacts", false))
+	if err != nil {
+		return nil, err
+	}
+	return []report.Row{{
+		Benchmark: "2 write: POST /api/v1/contacts",
+		Figure:    summary(product),
+		Baseline:  summary(bare),
+		Ratio:     report.Ratio(product.PerSecond(), bare.PerSecond()),
+		Target:    "ratio ≥ 0.35",
+		Verdict: report.Judge(product.Failures() == 0, bare.PerSecond() > 0,
+			product.PerSecond() >= writeMinRatio*bare.PerSecond()),
+	}}, nil
+}
+
+// postRequest returns a load.Request creating a new contact at url; auth
+// adds the demo token and a fresh Idempotency-Key.
+func (b *bench) postRequest(url string, auth bool) load.Request {
+	run := ids.New()
+	token := ""
+	if auth {
+		token = b.env.DemoToken
+	}
+	return func(ctx context.Context, worker int, seq uint64) (*http.Request, error) {
+		tag := fmt.Sprintf("w%d-%d", worker, seq)
+		idem := ""
+		if auth {
+			idem = run + "-" + tag
+		}
+		return newRequest(ctx, http.MethodPost, url, b.contactBody(tag), token, idem)
+	}
+}

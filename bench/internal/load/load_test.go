@@ -1,0 +1,112 @@
+package load
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPercentileIsNearestRank(t *testing.T) {
+	t.Parallel()
+	ms := func(v ...int) []time.Duration {
+		out := make([]time.Duration, len(v))
+		for i, x := range v {
+			out[i] = time.Duration(x) * time.Millisecond
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		sorted []time.Duration
+		p      float64
+		want   time.Duration
+	}{
+		{"empty", nil, 50, 0},
+		{"one sample", ms(7), 99, 7 * time.Millisecond},
+		{"median of four is the second", ms(1, 2, 3, 4), 50, 2 * time.Millisecond},
+		{"p99 of a hundred is the 99th", ms(seq(100)...), 99, 99 * time.Millisecond},
+		{"p99 of a thousand is the 990th", ms(seq(1000)...), 99, 990 * time.Millisecond},
+		{"p100 is the maximum", ms(1, 5, 9), 100, 9 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Percentile(tt.sorted, tt.p); got != tt.want {
+				t.Errorf("Percentile(p%v) = %v, want %v", tt.p, got, tt.want)
+			}
+		})
+	}
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%2 == 0 {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer srv.Close()
+	client, err := NewClient("", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Options{
+		Client: client, Workers: 2, Warmup: 20 * time.Millisecond, Duration: 200 * time.Millisecond, Expect: http.StatusOK,
+		Request: func(ctx context.Context, _ int, _ uint64) (*http.Request, error) {
+			return http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK == 0 || len(res.Latencies) != res.OK {
+		t.Fatalf("OK = %d with %d latencies, want a positive count with one latency each", res.OK, len(res.Latencies))
+	}
+	if diff := cmp.Diff([]int{http.StatusTooManyRequests}, keys(res.Statuses)); diff != "" {
+		t.Errorf("failure statuses (-want +got):\n%s", diff)
+	}
+	if got := res.Failures(); got < res.OK-2 || got > res.OK+2 {
+		t.Errorf("Failures() = %d, want about OK (%d): every second answer is a 429", got, res.OK)
+	}
+}
+
+func TestRunFailsWhenARequestCannotBeBuilt(t *testing.T) {
+	t.Parallel()
+	client, err := NewClient("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Options{
+		Client: client, Workers: 1, Duration: time.Second, Expect: http.StatusOK,
+		Request: func(ctx context.Context, _ int, _ uint64) (*http.Request, error) {
+			return http.NewRequestWithContext(ctx, "BAD METHOD", "http://127.0.0.1:1", nil)
+		},
+	})
+	if err == nil {
+		t.Fatal("Run with an unbuildable request succeeded, want an error")
+	}
+}
+
+func keys(m map[int]int) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
