@@ -72,6 +72,33 @@ func TestHandleMatchesEndpointsOnce(t *testing.T) {
 	}
 }
 
+// More endpoints than the ids made up front: every one still gets its
+// delivery, once.
+func TestHandleManyEndpoints(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t, testenv.NewClock())
+	var eps []string
+	for range 11 {
+		eps = append(eps, env.Endpoint(t, tenant, "https://hooks.example.com/x", "*").ID)
+	}
+	ev := env.Event(t, tenant, "contact.created", map[string]string{"id": "C1"})
+	if err := env.Ingest.Handle(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, id := range eps {
+		rows := env.Deliveries(t, tenant, id)
+		if len(rows) != 1 || rows[0].EventID != ev.ID {
+			t.Errorf("endpoint %s has %d deliveries, want 1", id, len(rows))
+			continue
+		}
+		if seen[rows[0].ID] {
+			t.Errorf("delivery id %s used twice", rows[0].ID)
+		}
+		seen[rows[0].ID] = true
+	}
+}
+
 func TestBodyShape(t *testing.T) {
 	t.Parallel()
 	env, err := events.New("receivable.paid", tenant, "req", map[string]any{"id": "R1", "amount": 1250})
