@@ -18,7 +18,7 @@ func TestReset(t *testing.T) {
 		entries []string
 		wantErr bool
 	}{
-		{name: "devstack data is wiped", entries: []string{"pg/PG_VERSION", "tls/ca.pem", "secrets.json", "devstack.json"}},
+		{name: "devstack data is wiped", entries: []string{"pg/PG_VERSION", "pg.log", "tls/ca.pem", "secrets.json", "devstack.json"}},
 		{name: "foreign files stop the wipe", entries: []string{"secrets.json", "notes.txt"}, wantErr: true},
 		{name: "missing root is fine"},
 	}
