@@ -25,6 +25,9 @@ type Secrets struct {
 	WebhookEncryptionKey []byte `json:"webhook_encryption_key"`
 	// SMSAuthToken signs the SMS provider's inbound callbacks.
 	SMSAuthToken string `json:"sms_auth_token"`
+	// ServiceSecret lets services ask identity-svc for internal tokens
+	// outside a user request (background work, hosted pages).
+	ServiceSecret string `json:"service_secret"`
 }
 
 // keySize is the size of every generated binary key.
@@ -79,6 +82,13 @@ func (s *Secrets) fill() (bool, error) {
 			return false, err
 		}
 		s.AdminToken, changed = "pladm_"+base64.RawURLEncoding.EncodeToString(b), true
+	}
+	if s.ServiceSecret == "" {
+		b, err := randomBytes(keySize)
+		if err != nil {
+			return false, err
+		}
+		s.ServiceSecret, changed = base64.RawURLEncoding.EncodeToString(b), true
 	}
 	if s.SMSAuthToken == "" {
 		b, err := randomBytes(16)

@@ -24,7 +24,7 @@ func TestLoadOrCreateSecrets(t *testing.T) {
 			t.Errorf("%s: %d bytes, want 32", name, n)
 		}
 	}
-	if first.AdminToken == "" || first.SMSAuthToken == "" {
+	if first.AdminToken == "" || first.SMSAuthToken == "" || first.ServiceSecret == "" {
 		t.Errorf("tokens not generated: %+v", first)
 	}
 	st, err := os.Stat(path)

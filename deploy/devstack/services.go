@@ -61,6 +61,7 @@ func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 		KafkaBrokers:       d.brokers,
 		SigningKey:         d.secrets.SigningKey,
 		AdminToken:         d.secrets.AdminToken,
+		ServiceSecret:      d.secrets.ServiceSecret,
 		InternalTokenTTL:   60 * time.Second,
 		Logger:             d.logger,
 		Ready:              func(a identitysvc.Addrs) { ready(a.HTTP) },
