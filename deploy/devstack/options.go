@@ -3,6 +3,7 @@ package devstack
 import (
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 )
@@ -62,6 +63,14 @@ func (o Options) withDefaults() (Options, error) {
 	if o.GatewayAddr == "" {
 		o.GatewayAddr = ":8443"
 	}
+	// Services put the gateway's URL in the links they send (payment pages,
+	// opt-in confirmations), so the public port must be known before they
+	// start: port 0 is settled here, once.
+	fixed, err := fixPort(o.GatewayAddr)
+	if err != nil {
+		return o, err
+	}
+	o.GatewayAddr = fixed
 	if o.AdminAddr == "" {
 		o.AdminAddr = "127.0.0.1:8444"
 	}
@@ -94,4 +103,22 @@ func prepareRoot(root string) error {
 		return fmt.Errorf("chmod %s: %w", root, err)
 	}
 	return nil
+}
+
+// fixPort returns addr with port 0 replaced by a port free right now.
+func fixPort(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("gateway address %q: %w", addr, err)
+	}
+	if port != "0" {
+		return addr, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("finding a free port for the gateway: %w", err)
+	}
+	defer ln.Close()
+	_, free, _ := net.SplitHostPort(ln.Addr().String())
+	return net.JoinHostPort(host, free), nil
 }

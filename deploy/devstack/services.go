@@ -19,7 +19,13 @@ type deps struct {
 	// identityURL is the base URL of identity-svc (JWKS, introspection);
 	// empty for identity-svc itself.
 	identityURL string
-	logger      *slog.Logger
+	// publicURL is the gateway's public base URL (https://localhost:<port>),
+	// the start of every link a service sends.
+	publicURL string
+	// caFile is the local CA: services that call the gateway's HTTPS
+	// listener (webhook receivers in tests) trust it.
+	caFile string
+	logger *slog.Logger
 }
 
 // service is one row of the stack. A service joins the devstack by adding

@@ -58,11 +58,13 @@ func (s *stack) depsFor(ctx context.Context, name string, addrs map[string]strin
 		return deps{}, fmt.Errorf("database for %s: %w", name, err)
 	}
 	d := deps{
-		ownerDSN: owner,
-		appDSN:   app,
-		brokers:  s.brokers,
-		secrets:  s.secrets,
-		logger:   obs.NewLogger(name+"-svc", s.opts.ServiceLog, slog.LevelInfo),
+		ownerDSN:  owner,
+		appDSN:    app,
+		brokers:   s.brokers,
+		secrets:   s.secrets,
+		publicURL: publicBaseURL(s.opts.GatewayAddr),
+		caFile:    s.tls.CACert,
+		logger:    obs.NewLogger(name+"-svc", s.opts.ServiceLog, slog.LevelInfo),
 	}
 	if a, ok := addrs["identity"]; ok {
 		d.identityURL = "http://" + a
