@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/bench/internal/baseline"
 	"github.com/paylane/paylane/bench/internal/footprint"
+	"github.com/paylane/paylane/bench/internal/load"
 	"github.com/paylane/paylane/bench/internal/report"
 )
 
@@ -44,42 +45,40 @@ func (b *bench) footprintRows(ctx context.Context, _ *baseline.Server) ([]report
 
 // ownProcesses builds and starts identity-svc, contacts-svc and the gateway
 // as processes of their own, reads their memory idle, sends benchmark 1's
-// reads through them, reads it again and stops them.
+// reads and then benchmark 2's writes through them, reads their memory
+// after the reads, and stops them.
 func (b *bench) ownProcesses(ctx context.Context) ([]report.Row, error) {
 	procs, err := b.launchServices(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer procs.stop(b)
+	for _, p := range procs.list {
+		b.ownPIDs = append(b.ownPIDs, p.PID())
+	}
+	defer func() { b.ownPIDs = nil }()
 	time.Sleep(settle)
 	idle, err := procs.rss()
 	if err != nil {
 		return nil, err
 	}
-	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
-	var profiles []<-chan error
-	for _, p := range procs.list {
-		profiles = append(profiles, b.profile(ctx, p.Internal, p.Name, seconds))
-	}
-	res, err := b.loadRun(ctx, "read via own processes", http.StatusOK, b.getRequest(procs.gatewayURL+"/api/v1/contacts/", true))
+	read, err := b.ownRun(ctx, procs, "read", http.StatusOK, b.getRequest(procs.gatewayURL+"/api/v1/contacts/", true))
 	if err != nil {
 		return nil, err
-	}
-	for _, done := range profiles {
-		if err := <-done; err != nil {
-			return nil, err
-		}
 	}
 	after, err := procs.rss()
 	if err != nil {
 		return nil, err
 	}
-	rows := []report.Row{{
-		Benchmark: "1 read, services as own processes (context)",
-		Figure:    summary(res), Baseline: summary(b.readBaseline),
-		Ratio:  report.Ratio(res.PerSecond(), b.readBaseline.PerSecond()),
-		Target: "-", Verdict: report.Info,
-	}}
+	write, err := b.ownRun(ctx, procs, "write", http.StatusCreated, b.postRequest(procs.gatewayURL+"/api/v1/contacts", true))
+	if err != nil {
+		return nil, err
+	}
+	label := fmt.Sprintf("services as own processes, DB_MAX_CONNS=%d (context)", b.cfg.dbConns)
+	rows := []report.Row{
+		contextRow("1 read, "+label, read, b.readBaseline),
+		contextRow("2 write, "+label, write, b.writeBaseline),
+	}
 	for i, p := range procs.list {
 		rows = append(rows, report.Row{
 			Benchmark: "5 " + p.Name + " RSS (own process)",
@@ -89,6 +88,31 @@ func (b *bench) ownProcesses(ctx context.Context) ([]report.Row, error) {
 		})
 	}
 	return rows, nil
+}
+
+// ownRun runs load through the own processes, profiling each of them
+// (own-<name>-<service>.pprof) when -profile is set.
+func (b *bench) ownRun(ctx context.Context, procs *services, name string, expect int, req load.Request) (measured, error) {
+	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
+	var profiles []<-chan error
+	for _, p := range procs.list {
+		profiles = append(profiles, b.profile(ctx, p.Internal, "own-"+name+"-"+p.Name, seconds))
+	}
+	res, err := b.loadRun(ctx, name+" via own processes", expect, req)
+	for _, done := range profiles {
+		if perr := <-done; perr != nil && err == nil {
+			err = perr
+		}
+	}
+	return res, err
+}
+
+// contextRow shows a run next to a baseline, without a target.
+func contextRow(name string, r, base measured) report.Row {
+	return report.Row{
+		Benchmark: name, Figure: summary(r), Baseline: summary(base),
+		Ratio: report.Ratio(r.PerSecond(), base.PerSecond()), Target: "-", Verdict: report.Info,
+	}
 }
 
 // services are the processes ownProcesses runs.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,35 +12,80 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/bench/internal/footprint"
 	"github.com/paylane/paylane/bench/internal/load"
 )
 
-// loadRun runs the load generator with the run's connections, warm-up and
-// window, and logs the outcome.
-func (b *bench) loadRun(ctx context.Context, name string, expect int, req load.Request) (load.Result, error) {
-	return b.loadRunFor(ctx, name, expect, b.cfg.duration, req)
+// measured is a load run plus the CPU time this process, the Postgres
+// server and the services run as own processes used during its window.
+type measured struct {
+	load.Result
+	CPU time.Duration
+	// PostgresCPU is the Postgres server's share of CPU.
+	PostgresCPU time.Duration
 }
 
-// loadRunFor is loadRun with another measured window.
-func (b *bench) loadRunFor(ctx context.Context, name string, expect int, window time.Duration, req load.Request) (load.Result, error) {
-	b.logf("%s: %d connections, %s warm-up, %s measured", name, b.cfg.conns, b.cfg.warmup, window)
-	res, err := load.Run(ctx, load.Options{
-		Client: b.client, Workers: b.cfg.conns, Warmup: b.cfg.warmup, Duration: window,
-		Request: req, Expect: expect,
-	})
-	if err != nil {
-		return load.Result{}, fmt.Errorf("%s: %w", name, err)
+// CPUPerRequest is the CPU time per successful request.
+func (m measured) CPUPerRequest() time.Duration {
+	if m.OK == 0 {
+		return 0
 	}
-	b.logf("%s: %s", name, summary(res))
-	return res, nil
+	return m.CPU / time.Duration(m.OK)
+}
+
+// PostgresCPUPerRequest is Postgres's CPU time per successful request.
+func (m measured) PostgresCPUPerRequest() time.Duration {
+	if m.OK == 0 {
+		return 0
+	}
+	return m.PostgresCPU / time.Duration(m.OK)
+}
+
+// loadRun runs the load generator with the run's connections, warm-up and
+// window, and logs the outcome.
+func (b *bench) loadRun(ctx context.Context, name string, expect int, req load.Request) (measured, error) {
+	b.logf("%s: %d connections, %s warm-up, %s measured", name, b.cfg.conns, b.cfg.warmup, b.cfg.duration)
+	var (
+		m      measured
+		cpuErr error
+	)
+	res, err := load.Run(ctx, load.Options{
+		Client: b.client, Workers: b.cfg.conns, Warmup: b.cfg.warmup, Duration: b.cfg.duration,
+		Request: req, Expect: expect,
+		Window: func() func() {
+			start, startPG, err := b.cpu()
+			return func() {
+				end, endPG, err2 := b.cpu()
+				m.CPU, m.PostgresCPU, cpuErr = end-start, endPG-startPG, errors.Join(err, err2)
+			}
+		},
+	})
+	if err = errors.Join(err, cpuErr); err != nil {
+		return measured{}, fmt.Errorf("%s: %w", name, err)
+	}
+	m.Result = res
+	b.logf("%s: %s", name, summary(m))
+	return m, nil
+}
+
+// cpu is the CPU time used so far by this process, the Postgres server and
+// its backends, and the services running as own processes; and by Postgres
+// alone.
+func (b *bench) cpu() (all, postgres time.Duration, err error) {
+	others, err := footprint.TreeCPU(append([]int{os.Getpid()}, b.ownPIDs...), nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	postgres, err = footprint.TreeCPU(nil, []int{b.env.PostmasterPID})
+	return others + postgres, postgres, err
 }
 
 // summary is a result as the table shows it.
-func summary(r load.Result) string {
-	s := fmt.Sprintf("%.0f req/s, p50 %.1f ms, p99 %.1f ms", r.PerSecond(),
-		ms(r.Percentile(50)), ms(r.Percentile(99)))
-	if f := r.Failures(); f > 0 {
-		s += fmt.Sprintf(", %d failed (%s)", f, statuses(r.Statuses))
+func summary(m measured) string {
+	s := fmt.Sprintf("%.0f req/s, p50 %.1f ms, p99 %.1f ms, CPU %.2f ms/req (Postgres %.2f)", m.PerSecond(),
+		ms(m.Percentile(50)), ms(m.Percentile(99)), ms(m.CPUPerRequest()), ms(m.PostgresCPUPerRequest()))
+	if f := m.Failures(); f > 0 {
+		s += fmt.Sprintf(", %d failed (%s)", f, statuses(m.Statuses))
 	}
 	return s
 }

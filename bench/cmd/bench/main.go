@@ -6,7 +6,7 @@
 // removes the root afterwards. See docs/benchmarks.md.
 //
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-contacts 1000]
-//	      [-footprint=true] [-profile dir] [-keep] [-v]
+//	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
 //
 // It exits 0 when the table is printed, targets met or not; non-zero only
 // when the harness itself fails.
@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,9 +30,21 @@ type config struct {
 	conns            int
 	warmup, duration time.Duration
 	contacts         int
-	footprint        bool
-	profileDir       string
-	keep, verbose    bool
+	// dbConns is DB_MAX_CONNS of the services run as own processes.
+	dbConns       int
+	footprint     bool
+	profileDir    string
+	keep, verbose bool
+	// only, when not empty, names the benchmarks to run.
+	only map[string]bool
+	// noOutboxNotify drops contacts-svc's outbox NOTIFY trigger before the
+	// write benchmark (a what-if measurement, see docs/benchmarks.md).
+	noOutboxNotify bool
+}
+
+// selected reports whether benchmark name runs.
+func (c config) selected(name string) bool {
+	return len(c.only) == 0 || c.only[name]
 }
 
 func main() {
@@ -62,20 +75,46 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unmeasured load before each measured window")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured window of each load run")
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
+	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
 	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
 	fs.StringVar(&cfg.profileDir, "profile", "", "write CPU profiles (pprof, from the internal listeners) into this directory")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
 	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
-	if err := fs.Parse(args); err != nil {
+	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
+	fs.BoolVar(&cfg.noOutboxNotify, "whatif-no-outbox-notify", false,
+		"what-if: drop the outbox NOTIFY trigger in the contacts database before the write benchmark")
+	err := fs.Parse(args)
+	if err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "unexpected arguments %q\n", fs.Args())
 		return config{}, flag.ErrHelp
 	}
-	if cfg.conns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 {
-		fmt.Fprintln(fs.Output(), "-conns and -contacts must be positive, -duration positive, -warmup not negative")
+	if cfg.only, err = parseOnly(*only); err != nil {
+		fmt.Fprintln(fs.Output(), err)
+		return config{}, flag.ErrHelp
+	}
+	if cfg.conns < 1 || cfg.dbConns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 {
+		fmt.Fprintln(fs.Output(), "-conns, -db-conns and -contacts must be positive, -duration positive, -warmup not negative")
 		return config{}, flag.ErrHelp
 	}
 	return cfg, nil
+}
+
+// parseOnly reads the -only list.
+func parseOnly(list string) (map[string]bool, error) {
+	if list == "" {
+		return nil, nil
+	}
+	known := map[string]bool{"read": true, "write": true, "batch": true, "webhooks": true, "footprint": true}
+	out := map[string]bool{}
+	for name := range strings.SplitSeq(list, ",") {
+		name = strings.TrimSpace(name)
+		if !known[name] {
+			return nil, fmt.Errorf("-only: unknown benchmark %q", name)
+		}
+		out[name] = true
+	}
+	return out, nil
 }

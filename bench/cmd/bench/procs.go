@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -96,7 +97,10 @@ func (b *bench) processEnv(ctx context.Context, name string, addrs map[string]st
 		return nil, "", err
 	}
 	addrs[name] = free[0]
-	env := []string{"HTTP_ADDR=" + free[0], "INTERNAL_ADDR=" + free[2], "DATABASE_URL=" + dsn, brokers}
+	env := []string{
+		"HTTP_ADDR=" + free[0], "INTERNAL_ADDR=" + free[2], "DATABASE_URL=" + dsn, brokers,
+		"DB_MAX_CONNS=" + strconv.Itoa(b.cfg.dbConns),
+	}
 	if name == "identity" {
 		env = append(env, "SIGNING_KEY="+base64.StdEncoding.EncodeToString(b.env.Secrets.SigningKey),
 			"ADMIN_TOKEN="+b.env.AdminToken)

@@ -32,8 +32,12 @@ type bench struct {
 	// idleRSS and readRSS are the whole process's memory idle and after
 	// benchmark 1.
 	idleRSS, readRSS int64
+	// ownPIDs are the services running as own processes, if any.
+	ownPIDs []int
 	// readBaseline is benchmark 1's baseline, the reference of later reads.
-	readBaseline load.Result
+	readBaseline measured
+	// writeBaseline is benchmark 2's baseline.
+	writeBaseline measured
 }
 
 // run starts the stack, runs every benchmark and returns the table's rows.
@@ -114,16 +118,31 @@ func (b *bench) all(ctx context.Context) ([]report.Row, error) {
 	}
 	defer base.Stop()
 	var rows []report.Row
-	for _, step := range []func(context.Context, *baseline.Server) ([]report.Row, error){
-		b.readRows, b.writeRows, b.batchRows, b.webhookRows, b.footprintRows,
-	} {
-		r, err := step(ctx, base)
+	for _, step := range b.steps() {
+		if !b.cfg.selected(step.name) {
+			continue
+		}
+		r, err := step.run(ctx, base)
 		if err != nil {
 			return nil, err
 		}
 		rows = append(rows, r...)
 	}
 	return rows, nil
+}
+
+// step is one benchmark, by its -only name.
+type step struct {
+	name string
+	run  func(context.Context, *baseline.Server) ([]report.Row, error)
+}
+
+// steps are the benchmarks in the order they run.
+func (b *bench) steps() []step {
+	return []step{
+		{"read", b.readRows}, {"write", b.writeRows}, {"batch", b.batchRows},
+		{"webhooks", b.webhookRows}, {"footprint", b.footprintRows},
+	}
 }
 
 // startBaseline prepares the bench database and starts the bare server.

@@ -18,6 +18,12 @@ const writeMinRatio = 0.35
 // Idempotency-Key and phone number each request, against the baseline's
 // single-row INSERT.
 func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.Row, error) {
+	if b.cfg.noOutboxNotify {
+		if err := b.env.DropOutboxNotify(ctx, "contacts"); err != nil {
+			return nil, err
+		}
+		b.logf("what-if: outbox NOTIFY trigger dropped in the contacts database")
+	}
 	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
 	profiled := b.profile(ctx, b.env.Internal["gateway"], "devstack-write", seconds)
 	product, err := b.loadRun(ctx, "write via the gateway", http.StatusCreated, b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true))
@@ -36,6 +42,7 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 	if err != nil {
 		return nil, err
 	}
+	b.writeBaseline = bare
 	return []report.Row{{
 		Benchmark: "2 write: POST /api/v1/contacts",
 		Figure:    summary(product),

@@ -108,3 +108,6 @@ func (p *Proc) Stop() error {
 		return fmt.Errorf("%s did not stop within 15 s; killed", p.Name)
 	}
 }
+
+// PID is the process id.
+func (p *Proc) PID() int { return p.cmd.Process.Pid }

@@ -1,7 +1,9 @@
 package footprint
 
 import (
+	"os"
 	"testing"
+	"time"
 )
 
 func TestParseVmRSS(t *testing.T) {
@@ -35,5 +37,38 @@ func TestSelfRSSIsPositive(t *testing.T) {
 	}
 	if got <= 0 {
 		t.Errorf("SelfRSS() = %d, want a positive size", got)
+	}
+}
+
+func TestParseStatReadsCPUAfterACommandWithSpaces(t *testing.T) {
+	t.Parallel()
+	line := []byte("4242 (postgres: app (x)) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 30 0 0 20 0 1 0 100 1000 50\n")
+	pid, fields, err := parseStat(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid != 4242 || fields[0] != "S" || fields[1] != "17" {
+		t.Errorf("pid %d, state %q, ppid %q; want 4242, S, 17", pid, fields[0], fields[1])
+	}
+	cpu, err := cpuOf(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 280 * clockTick; cpu != want {
+		t.Errorf("cpu = %v, want %v (250 + 30 ticks)", cpu, want)
+	}
+}
+
+func TestTreeCPUCountsThisProcess(t *testing.T) {
+	t.Parallel()
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(deadline) {
+	}
+	got, err := TreeCPU([]int{os.Getpid()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got <= 0 {
+		t.Errorf("TreeCPU(self) = %v after a busy loop, want a positive time", got)
 	}
 }

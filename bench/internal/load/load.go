@@ -34,6 +34,10 @@ type Options struct {
 	Request Request
 	// Expect is the status of a successful answer (200, 201, ...).
 	Expect int
+	// Window, when set, is called as the measured window opens; the
+	// function it returns is called as the window closes (to measure
+	// something else over exactly the window, such as CPU time).
+	Window func() (closed func())
 }
 
 // Result is what a run measured: only requests that started after the
@@ -104,6 +108,15 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	for i := range opts.Workers {
 		wg.Go(func() { tallies[i], errs[i] = run(ctx, opts, i, from, until) })
 	}
+	if opts.Window != nil {
+		wg.Go(func() {
+			if sleepUntil(ctx, from) {
+				closed := opts.Window()
+				sleepUntil(ctx, until)
+				closed()
+			}
+		})
+	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
@@ -118,6 +131,18 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	slices.Sort(res.Latencies)
 	return res, nil
+}
+
+// sleepUntil sleeps until t or ctx is done, and reports whether t came.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // run is one worker: requests back to back until the window ends.

@@ -53,7 +53,7 @@ func seq(n int) []int {
 
 func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
 	t.Parallel()
-	var n atomic.Int64
+	var n, window atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%2 == 0 {
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -68,6 +68,10 @@ func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
 	}
 	res, err := Run(context.Background(), Options{
 		Client: client, Workers: 2, Warmup: 20 * time.Millisecond, Duration: 200 * time.Millisecond, Expect: http.StatusOK,
+		Window: func() func() {
+			opened := time.Now()
+			return func() { window.Store(int64(time.Since(opened))) }
+		},
 		Request: func(ctx context.Context, _ int, _ uint64) (*http.Request, error) {
 			return http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 		},
@@ -80,6 +84,9 @@ func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{http.StatusTooManyRequests}, keys(res.Statuses)); diff != "" {
 		t.Errorf("failure statuses (-want +got):\n%s", diff)
+	}
+	if window.Load() <= 0 {
+		t.Error("the Window hook was not opened and closed")
 	}
 	if got := res.Failures(); got < res.OK-2 || got > res.OK+2 {
 		t.Errorf("Failures() = %d, want about OK (%d): every second answer is a 429", got, res.OK)

@@ -35,6 +35,9 @@ type Env struct {
 	// Internal maps a service's log name (identity-svc, contacts-svc,
 	// gateway) to its internal listener (/readyz, /metrics, /debug/pprof).
 	Internal map[string]string
+	// PostmasterPID is the Postgres server's process; its children are the
+	// backends.
+	PostmasterPID int
 
 	superuserPassword string
 }
@@ -132,11 +135,20 @@ func describe(info devstack.Info, took time.Duration, internal map[string]string
 	if err != nil {
 		return nil, fmt.Errorf("reading the superuser password: %w", err)
 	}
+	pidFile, err := os.ReadFile(filepath.Join(info.Root, "pg", "postmaster.pid"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the postmaster's pid: %w", err)
+	}
+	first, _, _ := strings.Cut(string(pidFile), "\n")
+	pmPID, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return nil, fmt.Errorf("parsing the postmaster's pid: %w", err)
+	}
 	tlsDir := filepath.Join(info.Root, "tls")
 	return &Env{
 		Info: info, StartedIn: took, Secrets: secrets,
 		CertFile: filepath.Join(tlsDir, "gateway.pem"), KeyFile: filepath.Join(tlsDir, "gateway-key.pem"),
-		Internal: internal, superuserPassword: strings.TrimSpace(string(pw)),
+		Internal: internal, PostmasterPID: pmPID, superuserPassword: strings.TrimSpace(string(pw)),
 	}, nil
 }
 
@@ -153,6 +165,21 @@ func (e *Env) Analyze(ctx context.Context, dbs ...string) error {
 		if err != nil {
 			return fmt.Errorf("analyzing %s: %w", db, err)
 		}
+	}
+	return nil
+}
+
+// DropOutboxNotify drops the outbox's NOTIFY trigger in database db, for
+// the what-if measurement of bench -whatif-no-outbox-notify: the relay then
+// finds new events by polling alone.
+func (e *Env) DropOutboxNotify(ctx context.Context, db string) error {
+	conn, err := pgx.Connect(ctx, e.SuperuserDSN(db))
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", db, err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "DROP TRIGGER IF EXISTS outbox_notify ON outbox"); err != nil {
+		return fmt.Errorf("dropping the outbox trigger in %s: %w", db, err)
 	}
 	return nil
 }
