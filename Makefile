@@ -34,6 +34,7 @@ test: deps
 
 ## bench: every Go benchmark in the workspace.
 bench: deps
+	$(GO) run github.com/paylane/paylane/bench/cmd/bench
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PKGS)
 
 ## reset: wipe the local stack's data (Postgres cluster, certificates, secrets).
