@@ -111,7 +111,7 @@ func (b *bench) ownRun(ctx context.Context, procs *services, name string, expect
 func contextRow(name string, r, base measured) report.Row {
 	return report.Row{
 		Benchmark: name, Figure: summary(r), Baseline: summary(base),
-		Ratio: report.Ratio(r.PerSecond(), base.PerSecond()), Target: "-", Verdict: report.Info,
+		Ratio: ratios(r, base), Target: "-", Verdict: report.Info,
 	}
 }
 

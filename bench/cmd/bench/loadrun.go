@@ -14,6 +14,7 @@ import (
 
 	"github.com/paylane/paylane/bench/internal/footprint"
 	"github.com/paylane/paylane/bench/internal/load"
+	"github.com/paylane/paylane/bench/internal/report"
 )
 
 // measured is a load run plus the CPU time this process, the Postgres
@@ -78,6 +79,17 @@ func (b *bench) cpu() (all, postgres time.Duration, err error) {
 	}
 	postgres, err = footprint.TreeCPU(nil, []int{b.env.PostmasterPID})
 	return others + postgres, postgres, err
+}
+
+// ratios is the ratio of the throughputs and, in parentheses, of the CPU
+// costs (baseline CPU per request over the product's): what the throughput
+// ratio would be on a machine whose CPU the run had to itself.
+func ratios(product, base measured) string {
+	r := report.Ratio(product.PerSecond(), base.PerSecond())
+	if cpu := product.CPUPerRequest(); cpu > 0 && base.CPUPerRequest() > 0 {
+		r += " (CPU " + report.Ratio(float64(base.CPUPerRequest()), float64(cpu)) + ")"
+	}
+	return r
 }
 
 // summary is a result as the table shows it.

@@ -41,7 +41,7 @@ func (b *bench) readRows(ctx context.Context, base *baseline.Server) ([]report.R
 		Benchmark: "1 read: GET /api/v1/contacts/{id}",
 		Figure:    summary(product),
 		Baseline:  summary(bare),
-		Ratio:     report.Ratio(product.PerSecond(), bare.PerSecond()),
+		Ratio:     ratios(product, bare),
 		Target:    "ratio ≥ 0.40, p99 ≤ 25 ms",
 		Verdict: report.Judge(product.Failures() == 0, bare.PerSecond() > 0,
 			product.PerSecond() >= readMinRatio*bare.PerSecond(), p99 <= readMaxP99),

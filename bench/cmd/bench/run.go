@@ -41,15 +41,21 @@ type bench struct {
 }
 
 // run starts the stack, runs every benchmark and returns the table's rows.
-func run(ctx context.Context, cfg config) ([]report.Row, error) {
+// The temporary root is removed afterwards unless -keep is set or the run
+// failed (its logs tell why).
+func run(ctx context.Context, cfg config) (rows []report.Row, err error) {
 	root, err := os.MkdirTemp("", "paylane-bench-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the devstack root: %w", err)
 	}
-	if !cfg.keep {
-		defer os.RemoveAll(root)
-	}
 	b := &bench{cfg: cfg, root: root, phones: newPhones(), progress: os.Stderr}
+	defer func() {
+		if cfg.keep || err != nil {
+			b.logf("devstack root kept in %s", root)
+			return
+		}
+		os.RemoveAll(root)
+	}()
 	st, err := b.startStack(ctx, root)
 	if err != nil {
 		return nil, err
@@ -58,9 +64,6 @@ func run(ctx context.Context, cfg config) ([]report.Row, error) {
 		b.logf("stopping the devstack")
 		if err := st.Stop(); err != nil {
 			b.logf("devstack stopped with: %v", err)
-		}
-		if cfg.keep {
-			b.logf("devstack root kept in %s", root)
 		}
 	}()
 	return b.all(ctx)

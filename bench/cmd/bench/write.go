@@ -47,7 +47,7 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 		Benchmark: "2 write: POST /api/v1/contacts",
 		Figure:    summary(product),
 		Baseline:  summary(bare),
-		Ratio:     report.Ratio(product.PerSecond(), bare.PerSecond()),
+		Ratio:     ratios(product, bare),
 		Target:    "ratio ≥ 0.35",
 		Verdict: report.Judge(product.Failures() == 0, bare.PerSecond() > 0,
 			product.PerSecond() >= writeMinRatio*bare.PerSecond()),
