@@ -40,6 +40,9 @@ type config struct {
 	// noOutboxNotify drops contacts-svc's outbox NOTIFY trigger before the
 	// write benchmark (a what-if measurement, see docs/benchmarks.md).
 	noOutboxNotify bool
+	// whatifPipeline adds the bare runs of the POST's statements, one round
+	// trip each and pipelined, to the write benchmark.
+	whatifPipeline bool
 }
 
 // selected reports whether benchmark name runs.
@@ -83,6 +86,8 @@ func parseFlags(args []string) (config, error) {
 	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
 	fs.BoolVar(&cfg.noOutboxNotify, "whatif-no-outbox-notify", false,
 		"what-if: drop the outbox NOTIFY trigger in the contacts database before the write benchmark")
+	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
+		"what-if: also run contacts-svc's write statements bare, one round trip each and pipelined")
 	err := fs.Parse(args)
 	if err != nil {
 		return config{}, err

@@ -92,7 +92,7 @@ func (b *bench) processEnv(ctx context.Context, name string, addrs map[string]st
 			"ADMIN_ROUTES=/admin/v1/tenants=http://" + addrs["identity"],
 		}, free[2], nil
 	}
-	dsn, err := b.processRole(ctx, name)
+	dsn, err := b.loginRole(ctx, "bench_"+name, name)
 	if err != nil {
 		return nil, "", err
 	}
@@ -110,27 +110,27 @@ func (b *bench) processEnv(ctx context.Context, name string, addrs map[string]st
 	return env, free[2], nil
 }
 
-// processRole (re)creates the login role bench_<name>, a member of
-// <name>_app, and returns its DSN on database name.
-func (b *bench) processRole(ctx context.Context, name string) (string, error) {
+// loginRole (re)creates the login role role, a member of <db>_app, and
+// returns its DSN on database db.
+func (b *bench) loginRole(ctx context.Context, role, db string) (string, error) {
 	secret := make([]byte, 16)
 	if _, err := rand.Read(secret); err != nil {
 		return "", fmt.Errorf("generating a password: %w", err)
 	}
 	password := hex.EncodeToString(secret)
-	role, app := pgx.Identifier{"bench_" + name}.Sanitize(), pgx.Identifier{name + "_app"}.Sanitize()
+	ident, app := pgx.Identifier{role}.Sanitize(), pgx.Identifier{db + "_app"}.Sanitize()
 	conn, err := pgx.Connect(ctx, b.env.SuperuserDSN("postgres"))
 	if err != nil {
 		return "", fmt.Errorf("connecting as superuser: %w", err)
 	}
 	defer conn.Close(ctx)
 	for _, sql := range []string{
-		"DROP ROLE IF EXISTS " + role,
-		"CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "' IN ROLE " + app,
+		"DROP ROLE IF EXISTS " + ident,
+		"CREATE ROLE " + ident + " LOGIN PASSWORD '" + password + "' IN ROLE " + app,
 	} {
 		if _, err := conn.Exec(ctx, sql); err != nil {
-			return "", fmt.Errorf("creating role bench_%s: %w", name, err)
+			return "", fmt.Errorf("creating role %s: %w", role, err)
 		}
 	}
-	return b.env.DSN("bench_"+name, password, name), nil
+	return b.env.DSN(role, password, db), nil
 }

@@ -154,10 +154,18 @@ func (b *bench) startBaseline(ctx context.Context) (*baseline.Server, error) {
 	if err := baseline.Prepare(ctx, b.env.SuperuserDSN("postgres"), benchDSN); err != nil {
 		return nil, fmt.Errorf("preparing the baseline: %w", err)
 	}
-	return baseline.Start(ctx, baseline.Options{
+	opts := baseline.Options{
 		ReadDSN: b.env.SuperuserDSN("contacts"), WriteDSN: benchDSN, TenantID: b.env.DemoTenantID,
 		MaxConns: serviceDBConns, CertFile: b.env.CertFile, KeyFile: b.env.KeyFile,
-	})
+	}
+	if b.cfg.whatifPipeline {
+		dsn, err := b.loginRole(ctx, "bench_shape", "contacts")
+		if err != nil {
+			return nil, err
+		}
+		opts.ShapeDSN = dsn
+	}
+	return baseline.Start(ctx, opts)
 }
 
 func (b *bench) logf(format string, args ...any) {

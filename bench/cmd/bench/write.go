@@ -43,7 +43,11 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 		return nil, err
 	}
 	b.writeBaseline = bare
-	return []report.Row{{
+	whatif, err := b.pipelineRows(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	return append([]report.Row{{
 		Benchmark: "2 write: POST /api/v1/contacts",
 		Figure:    summary(product),
 		Baseline:  summary(bare),
@@ -51,7 +55,26 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 		Target:    "ratio ≥ 0.35",
 		Verdict: report.Judge(product.Failures() == 0, bare.PerSecond() > 0,
 			product.PerSecond() >= writeMinRatio*bare.PerSecond()),
-	}}, nil
+	}}, whatif...), nil
+}
+
+// pipelineRows, with -whatif-pipeline, runs the POST's statements bare on
+// the contacts tables one round trip each and pipelined (baseline/txshape.go).
+func (b *bench) pipelineRows(ctx context.Context, base *baseline.Server) ([]report.Row, error) {
+	if !b.cfg.whatifPipeline {
+		return nil, nil
+	}
+	var rows []report.Row
+	for _, shape := range []struct{ path, label string }{
+		{"sequential", "12 round trips, as today"}, {"pipelined", "3 round trips"},
+	} {
+		m, err := b.loadRun(ctx, "what-if "+shape.path, http.StatusCreated, b.postRequest(base.URL+"/tx/"+shape.path, false))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, contextRow("2 what-if: the POST's statements bare, "+shape.label, m, b.writeBaseline))
+	}
+	return rows, nil
 }
 
 // postRequest returns a load.Request creating a new contact at url; auth

@@ -33,6 +33,10 @@ type Options struct {
 	MaxConns int32
 	// CertFile and KeyFile serve TLS.
 	CertFile, KeyFile string
+	// ShapeDSN, when set, reaches the contacts database as a member of its
+	// app role and enables the what-if routes /tx/sequential and
+	// /tx/pipelined (txshape.go).
+	ShapeDSN string
 }
 
 // Server is a running baseline.
@@ -41,6 +45,7 @@ type Server struct {
 	URL         string
 	app         *fiber.App
 	read, write *pgxpool.Pool
+	shape       *pgxpool.Pool // nil without Options.ShapeDSN
 	done        chan error
 }
 
@@ -63,6 +68,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	s.app = fiber.New(fiber.Config{DisableStartupMessage: true})
 	s.app.Get("/contacts/:id", h.show)
 	s.app.Post("/contacts", h.create)
+	if opts.ShapeDSN != "" {
+		if s.shape, err = pgdb.Open(ctx, opts.ShapeDSN, opts.MaxConns); err != nil {
+			s.close()
+			return nil, fmt.Errorf("opening the what-if pool: %w", err)
+		}
+		sh := &shapes{pool: s.shape, tenantID: opts.TenantID}
+		s.app.Post("/tx/sequential", sh.sequential)
+		s.app.Post("/tx/pipelined", sh.pipelined)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		s.close()
@@ -86,4 +100,7 @@ func (s *Server) Stop() error {
 func (s *Server) close() {
 	s.read.Close()
 	s.write.Close()
+	if s.shape != nil {
+		s.shape.Close()
+	}
 }

@@ -30,7 +30,8 @@ const tenant = "01JBENCHTENANT0000000000AA"
 func TestBaselineServesTheReadTheWriteAndTheCopy(t *testing.T) {
 	ctx := context.Background()
 	pg := testkit.PG(t)
-	contactsDB := databaseOf(t, pg.Database(t, "contacts", migrations.Sets()...))
+	appDSN := pg.Database(t, "contacts", migrations.Sets()...)
+	contactsDB := databaseOf(t, appDSN)
 	readDSN, benchDSN := pg.Cluster().SuperuserDSN(contactsDB), pg.Cluster().SuperuserDSN(Database)
 	if err := Prepare(ctx, pg.Cluster().SuperuserDSN("postgres"), benchDSN); err != nil {
 		t.Fatal(err)
@@ -42,6 +43,7 @@ func TestBaselineServesTheReadTheWriteAndTheCopy(t *testing.T) {
 	}
 	srv, err := Start(ctx, Options{
 		ReadDSN: readDSN, WriteDSN: benchDSN, TenantID: tenant, MaxConns: 2, CertFile: files.Cert, KeyFile: files.Key,
+		ShapeDSN: appDSN,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +83,30 @@ func TestBaselineServesTheReadTheWriteAndTheCopy(t *testing.T) {
 	t.Run("POST without a phone is 422", func(t *testing.T) {
 		if status, _ := call(t, client, http.MethodPost, srv.URL+"/contacts", `{"first_name":"Ada"}`); status != http.StatusUnprocessableEntity {
 			t.Errorf("POST without phone = %d, want 422", status)
+		}
+	})
+	t.Run("the what-if routes create a contact, its event and its stored response", func(t *testing.T) {
+		for i, shape := range []string{"sequential", "pipelined"} {
+			body := `{"first_name":"Ada","phone":"+1415555020` + strconv.Itoa(i) + `"}`
+			if status, got := call(t, client, http.MethodPost, srv.URL+"/tx/"+shape, body); status != http.StatusCreated {
+				t.Fatalf("POST /tx/%s = %d %s, want 201", shape, status, got)
+			}
+		}
+		got := map[string]int{}
+		for _, table := range []string{"contacts", "phones", "outbox", "idempotency_keys"} {
+			got[table] = count(t, readDSN, table)
+		}
+		want := map[string]int{"contacts": 3, "phones": 3, "outbox": 2, "idempotency_keys": 2}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("rows after both what-if writes and the seed (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a what-if write of a phone a live contact holds is 422", func(t *testing.T) {
+		body := `{"first_name":"Ada","phone":"+14155550123"}`
+		for _, shape := range []string{"sequential", "pipelined"} {
+			if status, _ := call(t, client, http.MethodPost, srv.URL+"/tx/"+shape, body); status != http.StatusUnprocessableEntity {
+				t.Errorf("POST /tx/%s with a held phone = %d, want 422", shape, status)
+			}
 		}
 	})
 	t.Run("Copy writes every row", func(t *testing.T) {
