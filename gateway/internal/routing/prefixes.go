@@ -13,7 +13,9 @@ type Pair struct {
 
 // Prefixes finds the upstream of a path: the longest prefix that matches
 // whole segments (/api/v1/contacts matches /api/v1/contacts and
-// /api/v1/contacts/01H..., not /api/v1/contactsx).
+// /api/v1/contacts/01H..., not /api/v1/contactsx). A prefix segment "*"
+// matches any one segment, so /admin/v1/tenants/*/messages can go to
+// another service than /admin/v1/tenants.
 type Prefixes struct {
 	pairs []Pair // longest prefix first
 }
@@ -36,8 +38,24 @@ func (p *Prefixes) Match(path string) (Pair, bool) {
 }
 
 // UnderPrefix reports whether path is prefix or lies below it, on a segment
-// boundary.
+// boundary; a "*" segment of prefix matches any one non-empty segment.
 func UnderPrefix(path, prefix string) bool {
 	prefix = strings.TrimSuffix(prefix, "/")
-	return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
+	if !strings.Contains(prefix, "*") {
+		return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
+	}
+	want := strings.Split(prefix, "/")
+	got := strings.SplitN(path, "/", len(want)+1)
+	if len(got) < len(want) {
+		return false
+	}
+	for i, seg := range want {
+		if seg == "*" && got[i] != "" {
+			continue
+		}
+		if got[i] != seg {
+			return false
+		}
+	}
+	return true
 }

@@ -130,3 +130,28 @@ func TestPrefixesLongestWins(t *testing.T) {
 		})
 	}
 }
+
+func TestPrefixesWithWildcardSegments(t *testing.T) {
+	t.Parallel()
+	p := routing.NewPrefixes([]routing.Pair{
+		{Prefix: "/admin/v1/tenants", Upstream: "http://identity"},
+		{Prefix: "/admin/v1/tenants/*/messages", Upstream: "http://optin"},
+		{Prefix: "/admin/v1/tenants/*/opt-in-codes", Upstream: "http://optin"},
+	})
+	tests := map[string]string{
+		"/admin/v1/tenants":                          "http://identity",
+		"/admin/v1/tenants/01ABC":                    "http://identity",
+		"/admin/v1/tenants/01ABC/tokens":             "http://identity",
+		"/admin/v1/tenants/01ABC/messages":           "http://optin",
+		"/admin/v1/tenants/01ABC/opt-in-codes":       "http://optin",
+		"/admin/v1/tenants/01ABC/opt-in-codes/01DEF": "http://optin",
+		"/admin/v1/tenants/01ABC/messagesx":          "http://identity",
+		"/admin/v1/tenants//messages":                "http://identity",
+	}
+	for path, want := range tests {
+		got, ok := p.Match(path)
+		if !ok || got.Upstream != want {
+			t.Errorf("Match(%q) = %v %v, want %s", path, got.Upstream, ok, want)
+		}
+	}
+}
