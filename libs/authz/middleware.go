@@ -34,7 +34,7 @@ func Middleware(v *Verifier) fiber.Handler {
 			return apierr.Unauthenticated()
 		}
 		c.Locals(claimsKey{}, claims)
-		c.SetUserContext(WithClaims(c.UserContext(), claims))
+		c.SetUserContext(WithToken(WithClaims(c.UserContext(), claims), token))
 		return c.Next()
 	}
 }
@@ -60,6 +60,21 @@ func ClaimsFrom(c *fiber.Ctx) *Claims {
 // outside Fiber, such as workers acting for a tenant).
 func WithClaims(ctx context.Context, c *Claims) context.Context {
 	return context.WithValue(ctx, claimsKey{}, c)
+}
+
+type tokenKey struct{}
+
+// WithToken returns a context carrying the verified internal token itself,
+// so a use case can pass it on to another service's client on behalf of the
+// same tenant and caller.
+func WithToken(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, tokenKey{}, token)
+}
+
+// TokenFrom returns the internal token carried by ctx, or "".
+func TokenFrom(ctx context.Context) string {
+	t, _ := ctx.Value(tokenKey{}).(string)
+	return t
 }
 
 // FromContext returns the claims carried by ctx, or nil.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,10 @@ func newApp(t *testing.T, v *authz.Verifier) *fiber.App {
 	app.Get("/contacts", authz.Require("api:view-any-contact"), func(c *fiber.Ctx) error {
 		fromCtx := authz.FromContext(c.UserContext())
 		if fromCtx == nil || fromCtx.TenantID != authz.ClaimsFrom(c).TenantID {
+			return apierr.Internal()
+		}
+		// The verified token travels with the context, for calls to other services.
+		if tok := authz.TokenFrom(c.UserContext()); tok == "" || !strings.HasSuffix(c.Get(fiber.HeaderAuthorization), " "+tok) {
 			return apierr.Internal()
 		}
 		return c.SendString(authz.ClaimsFrom(c).TenantID)
