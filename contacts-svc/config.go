@@ -3,6 +3,9 @@ package contacts
 import (
 	"errors"
 	"fmt"
+	"github.com/paylane/paylane/contacts-svc/internal/app"
+	"github.com/paylane/paylane/contacts-svc/internal/optins"
+	optinclient "github.com/paylane/paylane/optin-svc/client"
 	"log/slog"
 	"os"
 	"regexp"
@@ -33,6 +36,10 @@ type Config struct {
 	// DefaultRegion reads national phone numbers of requests whose internal
 	// token carries no tenant region (DEFAULT_REGION, "US").
 	DefaultRegion string
+	// OptInURL is optin-svc's base URL; a single contact read shows the
+	// opt-in status and consents it answers. Empty: every contact reads as
+	// "none" with no consents (a deployment without opt-in) (OPTIN_URL).
+	OptInURL string
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger
 	// Ready, when set, is called with the bound addresses once every listener is up.
@@ -67,6 +74,7 @@ func ConfigFromEnv() (Config, error) {
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
 		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		OptInURL:           os.Getenv("OPTIN_URL"),
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
 		DefaultRegion:      strings.ToUpper(envOr("DEFAULT_REGION", DefaultRegion)),
 	}
@@ -130,4 +138,12 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// optIns is where a single contact read gets its opt-in standing.
+func (c Config) optIns() app.OptIns {
+	if c.OptInURL == "" {
+		return app.NoOptIns{}
+	}
+	return optins.NewRemote(optinclient.New(c.OptInURL, nil))
 }

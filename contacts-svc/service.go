@@ -72,7 +72,7 @@ func Run(ctx context.Context, cfg Config) error {
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, httpapi.Deps{
-		App:      app.New(store.New(pool), app.NoOptIns{}),
+		App:      app.New(store.New(pool), cfg.optIns()),
 		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),
 		Pool:     pool,
 		Region:   cfg.DefaultRegion,

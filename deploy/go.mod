@@ -11,6 +11,8 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
+	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/segmentio/kafka-go v0.4.51
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 	golang.org/x/sync v0.24.0
 	k8s.io/api v0.37.2
@@ -85,7 +87,6 @@ require (
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
-	github.com/segmentio/kafka-go v0.4.51 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/twmb/franz-go v1.22.2 // indirect
@@ -118,4 +119,5 @@ replace (
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/optin-svc => ../optin-svc
 )

@@ -9,16 +9,21 @@ import (
 
 	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
+	optinsvc "github.com/paylane/paylane/optin-svc"
 )
 
 // deps is what the devstack hands a service.
 type deps struct {
+	// httpAddr is the service's HTTP listener, chosen by the devstack.
+	httpAddr         string
 	ownerDSN, appDSN string
 	brokers          []string
 	secrets          Secrets
 	// identityURL is the base URL of identity-svc (JWKS, introspection);
 	// empty for identity-svc itself.
 	identityURL string
+	// urls are the base URLs of the services already started, by name.
+	urls map[string]string
 	// publicURL is the gateway's public base URL (https://localhost:<port>),
 	// the start of every link a service sends.
 	publicURL string
@@ -54,12 +59,15 @@ func services() []service {
 	return []service{
 		{name: "identity", stage: 0, adminRoutes: []string{"/admin/v1/tenants"}, run: runIdentity},
 		{name: "contacts", stage: 1, routes: []string{"/api/v1/contacts", "/api/v1/contact-field-definitions"}, run: runContacts},
+		{name: "optin", stage: 1, run: runOptin,
+			routes:      []string{"/api/v1/suppression-list", "/api/v1/opt-in-codes", "/api/v1/opt-ins", "/l/o", "/webhooks/sms"},
+			adminRoutes: []string{"/admin/v1/tenants/*/opt-in-codes", "/admin/v1/tenants/*/messages"}},
 	}
 }
 
 func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 	return identitysvc.Run(ctx, identitysvc.Config{
-		HTTPAddr:           "127.0.0.1:0",
+		HTTPAddr:           d.httpAddr,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
@@ -76,16 +84,46 @@ func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
 	return contactssvc.Run(ctx, contactssvc.Config{
-		HTTPAddr:           "127.0.0.1:0",
+		HTTPAddr:           d.httpAddr,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
 		KafkaBrokers:       d.brokers,
 		IdentityURL:        d.identityURL,
+		OptInURL:           d.urls["optin"],
 		DefaultRegion:      "US",
 		Logger:             d.logger,
 		Ready:              func(a contactssvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+// devSenderNumber is the sender of the local stack's SMS (the sink provider
+// stores them; nothing leaves the machine).
+const devSenderNumber = "+15005550006"
+
+func runOptin(ctx context.Context, d deps, ready func(string)) error {
+	return optinsvc.Run(ctx, optinsvc.Config{
+		HTTPAddr:           d.httpAddr,
+		InternalAddr:       "127.0.0.1:0",
+		DatabaseURL:        d.appDSN,
+		MigrateDatabaseURL: d.ownerDSN,
+		DBMaxConns:         10,
+		KafkaBrokers:       d.brokers,
+		IdentityURL:        d.identityURL,
+		ServiceSecret:      d.secrets.ServiceSecret,
+		ContactsURL:        d.urls["contacts"],
+		AdminToken:         d.secrets.AdminToken,
+		PublicBaseURL:      d.publicURL,
+		DefaultRegion:      "US",
+		SMSProvider:        "sink",
+		SMSDefaultFrom:     devSenderNumber,
+		SMSAuthToken:       d.secrets.SMSAuthToken,
+		SendMaxAttempts:    6,
+		SendRetryBase:      2 * time.Second,
+		SendPollInterval:   200 * time.Millisecond,
+		Logger:             d.logger,
+		Ready:              func(a optinsvc.Addrs) { ready(a.HTTP) },
 	})
 }
 

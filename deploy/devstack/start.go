@@ -19,6 +19,18 @@ type ready struct{ name, addr string }
 // stopping).
 func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[string]string, error) {
 	rows := services()
+	// Every service's address is settled before any starts, so services
+	// that call each other (contacts reads opt-in standings from optin,
+	// optin creates contacts through contacts) know the other's URL whatever
+	// the start order; stages only order readiness (identity's keys first).
+	planned := make(map[string]string, len(rows))
+	for _, row := range rows {
+		a, err := fixPort("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		planned[row.name] = a
+	}
 	addrs := make(map[string]string, len(rows))
 	for stage := 0; stage <= lastStage(rows); stage++ {
 		readyCh := make(chan ready, len(rows))
@@ -27,7 +39,7 @@ func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[strin
 			if row.stage != stage {
 				continue
 			}
-			d, err := s.depsFor(ctx, row.name, addrs)
+			d, err := s.depsFor(ctx, row.name, planned)
 			if err != nil {
 				return nil, err
 			}
@@ -66,8 +78,13 @@ func (s *stack) depsFor(ctx context.Context, name string, addrs map[string]strin
 		caFile:    s.tls.CACert,
 		logger:    obs.NewLogger(name+"-svc", s.opts.ServiceLog, slog.LevelInfo),
 	}
-	if a, ok := addrs["identity"]; ok {
+	d.httpAddr = addrs[name]
+	if a, ok := addrs["identity"]; ok && name != "identity" {
 		d.identityURL = "http://" + a
+	}
+	d.urls = make(map[string]string, len(addrs))
+	for n, a := range addrs {
+		d.urls[n] = "http://" + a
 	}
 	return d, nil
 }

@@ -24,7 +24,7 @@ type Scope struct {
 // OptIns answers a contact's opt-in status and consents, which optin-svc
 // owns. NoOptIns stands in until it exists.
 type OptIns interface {
-	OptIn(ctx context.Context, tenantID, contactID string) (contact.OptIn, error)
+	OptIn(ctx context.Context, tenantID string, c contact.Contact) (contact.OptIn, error)
 }
 
 // NoOptIns reports every contact as "none" with no consents: right while the
@@ -32,7 +32,7 @@ type OptIns interface {
 type NoOptIns struct{}
 
 // OptIn implements OptIns.
-func (NoOptIns) OptIn(context.Context, string, string) (contact.OptIn, error) {
+func (NoOptIns) OptIn(context.Context, string, contact.Contact) (contact.OptIn, error) {
 	return contact.OptIn{Status: contact.OptInNone, Consents: []contact.Consent{}}, nil
 }
 

@@ -14,7 +14,7 @@ func (a *App) GetContact(ctx context.Context, scope Scope, id string, withTrashe
 	if err != nil {
 		return contact.Contact{}, contact.OptIn{}, err
 	}
-	o, err := a.optIns.OptIn(ctx, scope.TenantID, c.ID)
+	o, err := a.optIns.OptIn(ctx, scope.TenantID, c)
 	if err != nil {
 		return contact.Contact{}, contact.OptIn{}, fmt.Errorf("reading opt-in status: %w", err)
 	}
