@@ -7,3 +7,6 @@ CREATE DATABASE identity OWNER identity_owner;
 CREATE ROLE contacts_owner LOGIN PASSWORD 'contacts_owner';
 CREATE ROLE contacts_app LOGIN PASSWORD 'contacts_app';
 CREATE DATABASE contacts OWNER contacts_owner;
+CREATE ROLE optin_owner LOGIN PASSWORD 'optin_owner';
+CREATE ROLE optin_app LOGIN PASSWORD 'optin_app';
+CREATE DATABASE optin OWNER optin_owner;
