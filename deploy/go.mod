@@ -23,6 +23,8 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
+require code.dny.dev/ssrf v0.3.0 // indirect
+
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
 	github.com/armon/go-metrics v0.4.1 // indirect
@@ -81,6 +83,8 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/paylane/paylane/transactions-svc v0.0.0
+	github.com/paylane/paylane/webhook-svc v0.0.0
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
@@ -123,4 +127,6 @@ replace (
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	optinsvc "github.com/paylane/paylane/optin-svc"
+	transactionssvc "github.com/paylane/paylane/transactions-svc"
+	webhooksvc "github.com/paylane/paylane/webhook-svc"
 )
 
 // deps is what the devstack hands a service.
@@ -62,6 +65,10 @@ func services() []service {
 		{name: "optin", stage: 1, run: runOptin,
 			routes:      []string{"/api/v1/suppression-list", "/api/v1/opt-in-codes", "/api/v1/opt-ins", "/l/o", "/webhooks/sms"},
 			adminRoutes: []string{"/admin/v1/tenants/*/opt-in-codes", "/admin/v1/tenants/*/messages"}},
+		{name: "transactions", stage: 1, run: runTransactions,
+			routes: []string{"/api/v1/receivables", "/api/v1/payables", "/api/v1/transactions",
+				"/api/v1/transaction-field-definitions", "/api/v1/campaigns", "/l/r", "/l/p"}},
+		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook},
 	}
 }
 
@@ -95,6 +102,51 @@ func runContacts(ctx context.Context, d deps, ready func(string)) error {
 		DefaultRegion:      "US",
 		Logger:             d.logger,
 		Ready:              func(a contactssvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+func runTransactions(ctx context.Context, d deps, ready func(string)) error {
+	return transactionssvc.Run(ctx, transactionssvc.Config{
+		HTTPAddr:           d.httpAddr,
+		InternalAddr:       "127.0.0.1:0",
+		DatabaseURL:        d.appDSN,
+		MigrateDatabaseURL: d.ownerDSN,
+		DBMaxConns:         10,
+		KafkaBrokers:       d.brokers,
+		IdentityURL:        d.identityURL,
+		ContactsURL:        d.urls["contacts"],
+		ContactsTimeout:    3 * time.Second,
+		LinkKey:            d.secrets.LinkKey,
+		PublicBaseURL:      d.publicURL,
+		SchedulerInterval:  time.Second,
+		Logger:             d.logger,
+		Ready:              func(a transactionssvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+// loopbackOnly lets the local stack deliver webhooks to receivers on this
+// machine, and nowhere else private.
+func loopbackOnly() []netip.Prefix {
+	return []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+}
+
+func runWebhook(ctx context.Context, d deps, ready func(string)) error {
+	return webhooksvc.Run(ctx, webhooksvc.Config{
+		HTTPAddr:            d.httpAddr,
+		InternalAddr:        "127.0.0.1:0",
+		DatabaseURL:         d.appDSN,
+		MigrateDatabaseURL:  d.ownerDSN,
+		DBMaxConns:          10,
+		KafkaBrokers:        d.brokers,
+		IdentityURL:         d.identityURL,
+		EncryptionKey:       d.secrets.WebhookEncryptionKey,
+		AllowCIDRs:          loopbackOnly(),
+		ExtraCAFile:         d.caFile,
+		Consumers:           3,
+		DispatchConcurrency: 64,
+		PollInterval:        250 * time.Millisecond,
+		Logger:              d.logger,
+		Ready:               func(a webhooksvc.Addrs) { ready(a.HTTP) },
 	})
 }
 
