@@ -13,6 +13,7 @@ require (
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/optin-svc v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/twilio/twilio-go v1.31.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 	golang.org/x/sync v0.24.0
