@@ -50,6 +50,8 @@ type Proc struct {
 func Launch(ctx context.Context, name, bin string, env []string, internal string, log io.Writer) (*Proc, error) {
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), env...)
+	// The service stops with the harness, even when the harness is killed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", name, err)
