@@ -26,7 +26,7 @@ func (b *bench) footprintRows(ctx context.Context, _ *baseline.Server) ([]report
 		},
 		{
 			Benchmark: "5 devstack process RSS (all services + this harness in one process)",
-			Figure:    fmt.Sprintf("idle %s, after benchmark 1 %s", report.MB(b.idleRSS), report.MB(b.readRSS)),
+			Figure:    processRSS(b.idleRSS, b.readRSS),
 			Baseline:  "-", Ratio: "-", Target: "-", Verdict: report.Info,
 		},
 	}
@@ -140,4 +140,13 @@ func (s *services) stop(b *bench) {
 			b.logf("%v", err)
 		}
 	}
+}
+
+// processRSS is the devstack process's memory idle and after benchmark 1
+// (when it ran).
+func processRSS(idle, afterRead int64) string {
+	if afterRead == 0 {
+		return "idle " + report.MB(idle) + ", benchmark 1 not run"
+	}
+	return fmt.Sprintf("idle %s, after benchmark 1 %s", report.MB(idle), report.MB(afterRead))
 }

@@ -18,13 +18,62 @@ import (
 	"github.com/paylane/paylane/deploy/devstack"
 )
 
-// servicePackages are the binaries ownProcesses builds, in start order.
-func servicePackages() []string {
-	return []string{
-		"github.com/paylane/paylane/identity-svc/cmd/identity-svc",
-		"github.com/paylane/paylane/contacts-svc/cmd/contacts-svc",
-		"github.com/paylane/paylane/gateway/cmd/gateway",
+// ownService is one service run as its own process: its binary, whether
+// it has a database (named like the service, as in the devstack) and its
+// service-specific environment.
+type ownService struct {
+	name, binary string
+	database     bool
+	env          func(b *bench, a ownAddrs) []string
+}
+
+// ownAddrs are the listeners of the own processes, chosen before any
+// starts (contacts-svc and optin-svc name each other).
+type ownAddrs struct {
+	http, internal map[string]string
+	gatewayAdmin   string
+}
+
+func (a ownAddrs) url(name string) string { return "http://" + a.http[name] }
+
+// ownServices are the services ownProcesses runs, in start order (the
+// gateway last), configured as the devstack configures them.
+func ownServices() []ownService {
+	return []ownService{
+		{"identity", "identity-svc", true, func(b *bench, _ ownAddrs) []string {
+			return []string{"SIGNING_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.SigningKey),
+				"ADMIN_TOKEN=" + b.env.AdminToken, "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret}
+		}},
+		{"contacts", "contacts-svc", true, func(_ *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"), "OPTIN_URL=" + a.url("optin")}
+		}},
+		{"optin", "optin-svc", true, func(b *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
+				"SERVICE_SECRET=" + b.env.Secrets.ServiceSecret, "ADMIN_TOKEN=" + b.env.AdminToken,
+				"SMS_AUTH_TOKEN=" + b.env.Secrets.SMSAuthToken, "SMS_PROVIDER=sink", "SMS_DEFAULT_FROM=+15005550006",
+				"PUBLIC_BASE_URL=" + publicURL(a)}
+		}},
+		{"transactions", "transactions-svc", true, func(b *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
+				"LINK_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.LinkKey), "PUBLIC_BASE_URL=" + publicURL(a)}
+		}},
+		{"webhook", "webhook-svc", true, func(b *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"),
+				"WEBHOOK_ENCRYPTION_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.WebhookEncryptionKey),
+				"WEBHOOK_ALLOW_CIDRS=127.0.0.0/8", "WEBHOOK_EXTRA_CA_FILE=" + b.env.CAFile}
+		}},
+		{"gateway", "gateway", false, func(b *bench, a ownAddrs) []string {
+			return []string{"LISTEN_ADDR=" + a.http["gateway"], "ADMIN_ADDR=" + a.gatewayAdmin,
+				"TLS_CERT_FILE=" + b.env.CertFile, "TLS_KEY_FILE=" + b.env.KeyFile,
+				"IDENTITY_URL=" + a.url("identity"), "ADMIN_TOKEN=" + b.env.AdminToken,
+				"ROUTES=/api/v1/contacts=" + a.url("contacts"), "ADMIN_ROUTES=/admin/v1/tenants=" + a.url("identity")}
+		}},
 	}
+}
+
+func publicURL(a ownAddrs) string {
+	_, port, _ := net.SplitHostPort(a.http["gateway"])
+	return "https://localhost:" + port
 }
 
 // launchServices builds the binaries and starts them against the
@@ -32,82 +81,74 @@ func servicePackages() []string {
 // a member of the service's app role (same privileges, row-level security
 // applies).
 func (b *bench) launchServices(ctx context.Context) (*services, error) {
+	rows := ownServices()
 	bin := filepath.Join(b.root, "bin")
 	repo, err := devstack.DefaultRoot()
 	if err != nil {
 		return nil, err
 	}
-	b.logf("building %d service binaries", len(servicePackages()))
-	if err := footprint.Build(ctx, filepath.Dir(repo), bin, servicePackages()...); err != nil {
+	var pkgs []string
+	for _, r := range rows {
+		pkgs = append(pkgs, "github.com/paylane/paylane/"+r.binary+"/cmd/"+r.binary) // module dir = binary
+	}
+	b.logf("building %d service binaries", len(pkgs))
+	if err := footprint.Build(ctx, filepath.Dir(repo), bin, pkgs...); err != nil {
 		return nil, err
 	}
 	log, err := os.Create(filepath.Join(b.root, "processes.log"))
 	if err != nil {
 		return nil, fmt.Errorf("creating the processes' log: %w", err)
 	}
-	s := &services{}
-	addrs := map[string]string{}
-	for _, name := range []string{"identity", "contacts", "gateway"} {
-		env, internal, err := b.processEnv(ctx, name, addrs)
-		if err != nil {
-			s.stop(b)
-			return nil, err
-		}
-		binName := name + "-svc"
-		if name == "gateway" {
-			binName = name
-		}
-		p, err := footprint.Launch(ctx, binName, filepath.Join(bin, binName), env, internal, log)
+	addrs, err := newOwnAddrs(rows)
+	if err != nil {
+		return nil, err
+	}
+	s := &services{gatewayURL: publicURL(addrs)}
+	for _, r := range rows {
+		p, err := b.launch(ctx, r, addrs, filepath.Join(bin, r.binary), log)
 		if err != nil {
 			s.stop(b)
 			return nil, err
 		}
 		s.list = append(s.list, p)
 	}
-	_, port, _ := net.SplitHostPort(addrs["gateway"])
-	s.gatewayURL = "https://localhost:" + port
 	b.logf("services running as own processes, gateway %s", s.gatewayURL)
 	return s, nil
 }
 
-// processEnv returns the environment of service name, records its HTTP
-// address in addrs and returns its internal listener.
-func (b *bench) processEnv(ctx context.Context, name string, addrs map[string]string) ([]string, string, error) {
-	var free [3]string
-	for i := range free {
-		a, err := footprint.FreeAddr()
+// newOwnAddrs picks a free HTTP and internal address for every service.
+func newOwnAddrs(rows []ownService) (ownAddrs, error) {
+	a := ownAddrs{http: map[string]string{}, internal: map[string]string{}}
+	pick := func() string {
+		addr, err := footprint.FreeAddr()
 		if err != nil {
-			return nil, "", err
+			return ""
 		}
-		free[i] = a
+		return addr
 	}
-	brokers := "KAFKA_BROKERS=" + strings.Join(b.env.Brokers, ",")
-	if name == "gateway" {
-		addrs[name] = free[0]
-		return []string{
-			"LISTEN_ADDR=" + free[0], "ADMIN_ADDR=" + free[1], "INTERNAL_ADDR=" + free[2],
-			"TLS_CERT_FILE=" + b.env.CertFile, "TLS_KEY_FILE=" + b.env.KeyFile,
-			"IDENTITY_URL=http://" + addrs["identity"], "ADMIN_TOKEN=" + b.env.AdminToken, brokers,
-			"ROUTES=/api/v1/contacts=http://" + addrs["contacts"],
-			"ADMIN_ROUTES=/admin/v1/tenants=http://" + addrs["identity"],
-		}, free[2], nil
+	for _, r := range rows {
+		a.http[r.name], a.internal[r.name] = pick(), pick()
+		if a.http[r.name] == "" || a.internal[r.name] == "" {
+			return ownAddrs{}, fmt.Errorf("no free port for %s", r.name)
+		}
 	}
-	dsn, err := b.loginRole(ctx, "bench_"+name, name)
-	if err != nil {
-		return nil, "", err
+	if a.gatewayAdmin = pick(); a.gatewayAdmin == "" {
+		return ownAddrs{}, fmt.Errorf("no free port for the gateway's admin listener")
 	}
-	addrs[name] = free[0]
-	env := []string{
-		"HTTP_ADDR=" + free[0], "INTERNAL_ADDR=" + free[2], "DATABASE_URL=" + dsn, brokers,
-		"DB_MAX_CONNS=" + strconv.Itoa(b.cfg.dbConns),
+	return a, nil
+}
+
+// launch starts one service with the common and its own environment.
+func (b *bench) launch(ctx context.Context, r ownService, a ownAddrs, bin string, log *os.File) (*footprint.Proc, error) {
+	env := append(r.env(b, a), "INTERNAL_ADDR="+a.internal[r.name], "KAFKA_BROKERS="+strings.Join(b.env.Brokers, ","))
+	if r.database {
+		dsn, err := b.loginRole(ctx, "bench_"+r.name, r.name)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, "HTTP_ADDR="+a.http[r.name], "DATABASE_URL="+dsn, "DB_MAX_CONNS="+strconv.Itoa(b.cfg.dbConns))
 	}
-	if name == "identity" {
-		env = append(env, "SIGNING_KEY="+base64.StdEncoding.EncodeToString(b.env.Secrets.SigningKey),
-			"ADMIN_TOKEN="+b.env.AdminToken)
-	} else {
-		env = append(env, "IDENTITY_URL=http://"+addrs["identity"])
-	}
-	return env, free[2], nil
+	return footprint.Launch(ctx, r.binary, bin, env, a.internal[r.name], log)
 }
 
 // loginRole (re)creates the login role role, a member of <db>_app, and
