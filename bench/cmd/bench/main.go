@@ -43,6 +43,9 @@ type config struct {
 	// whatifPipeline adds the bare runs of the POST's statements, one round
 	// trip each and pipelined, to the write benchmark.
 	whatifPipeline bool
+	// whatifIdleConns, when positive, is set as MaxIdleConnsPerHost of
+	// net/http's DefaultTransport before the devstack starts.
+	whatifIdleConns int
 }
 
 // selected reports whether benchmark name runs.
@@ -86,6 +89,8 @@ func parseFlags(args []string) (config, error) {
 	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
 	fs.BoolVar(&cfg.noOutboxNotify, "whatif-no-outbox-notify", false,
 		"what-if: drop the outbox NOTIFY trigger in the contacts database before the write benchmark")
+	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
+		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
 		"what-if: also run contacts-svc's write statements bare, one round trip each and pipelined")
 	err := fs.Parse(args)

@@ -84,6 +84,13 @@ func (b *bench) startStack(ctx context.Context, root string) (*stack.Stack, erro
 	if b.cfg.verbose {
 		progress = io.MultiWriter(devLog, os.Stderr)
 	}
+	if n := b.cfg.whatifIdleConns; n > 0 {
+		// A what-if on this process's shared transport: services whose
+		// clients use net/http's DefaultTransport keep n idle connections
+		// per upstream instead of 2.
+		http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = n
+		b.logf("what-if: DefaultTransport keeps %d idle connections per host", n)
+	}
 	b.logf("starting the devstack in %s", root)
 	st, err := stack.Start(ctx, root, progress, svcLog)
 	if err != nil {
