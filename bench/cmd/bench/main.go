@@ -7,6 +7,7 @@
 //
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
+//	      [-whatif-idle-conns n] [-whatif-pipeline] [-whatif-no-outbox-notify]
 //
 // It exits 0 when the table is printed, targets met or not; non-zero only
 // when the harness itself fails.
