@@ -19,7 +19,7 @@ const (
 	webhookRate     = 1_000  // events per second offered in the paced run
 	webhookMinRate  = 1_000.0
 	webhookMaxP99   = time.Second
-	webhookDrainMax = 2 * time.Minute
+	webhookDrainMax = time.Minute
 )
 
 // webhookRows is benchmark 4: contact.created events fanned out by
