@@ -32,7 +32,7 @@ test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 12m $(PKGS)
 
-## bench: every Go benchmark in the workspace.
+## bench: the end-to-end benchmark table (docs/benchmarks.md), then every Go micro-benchmark.
 bench: deps
 	$(GO) run github.com/paylane/paylane/bench/cmd/bench
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PKGS)

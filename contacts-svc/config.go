@@ -7,10 +7,12 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/optins"
 	optinclient "github.com/paylane/paylane/optin-svc/client"
 	"log/slog"
+	"net/http"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paylane/paylane/libs/obs"
 )
@@ -145,5 +147,9 @@ func (c Config) optIns() app.OptIns {
 	if c.OptInURL == "" {
 		return app.NoOptIns{}
 	}
-	return optins.NewRemote(optinclient.New(c.OptInURL, nil))
+	// Every single read asks optin-svc: keep enough idle connections for a
+	// busy service (the default transport keeps two per host and redials).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
+	return optins.NewRemote(optinclient.New(c.OptInURL, &http.Client{Transport: tr, Timeout: 5 * time.Second}))
 }
