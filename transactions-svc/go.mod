@@ -29,6 +29,7 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/paylane/paylane/optin-svc v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
@@ -52,5 +53,7 @@ require (
 
 replace (
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/optin-svc => ../optin-svc
 )
