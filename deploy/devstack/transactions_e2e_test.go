@@ -38,7 +38,11 @@ func TestTransactionsEndToEnd(t *testing.T) {
 
 	var paid string
 	t.Run("receivable paid on its hosted page", func(t *testing.T) { paid = x.payReceivable(t) })
+	t.Run("each sandbox card", x.sandboxCards)
 	t.Run("payout chosen on its hosted page", x.payout)
+	t.Run("payout identity and disbursement failures", x.payoutFailures)
+	t.Run("concurrent cancels and mark-paids", x.raceCancelAndMarkPaid)
+	t.Run("suppressed phone", x.suppressedReceivable)
 	t.Run("lifecycle refusals", func(t *testing.T) { x.refusals(t, paid) })
 	t.Run("signed links", x.signedLinks)
 	t.Run("campaign assignment", x.campaignAssignment)
