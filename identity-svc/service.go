@@ -5,12 +5,8 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"sync"
-	"time"
 
 	"github.com/paylane/paylane/identity-svc/internal/app"
 	"github.com/paylane/paylane/identity-svc/internal/httpapi"
@@ -21,24 +17,16 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // serviceName labels logs and metrics.
 const serviceName = "identity-svc"
 
-// shutdownTimeout bounds the drain of the HTTP listener.
-const shutdownTimeout = 10 * time.Second
-
 // Migrate applies the migrations with the owner DSN and grants the app role
 // (the user of DatabaseURL) its DML rights.
 func Migrate(ctx context.Context, cfg Config) error {
-	if cfg.MigrateDatabaseURL == "" || cfg.DatabaseURL == "" {
-		return errors.New("migrating needs MIGRATE_DATABASE_URL and DATABASE_URL")
-	}
-	if err := pgdb.Migrate(ctx, cfg.MigrateDatabaseURL, pgdb.AppRole(cfg.DatabaseURL), migrations.Sets()...); err != nil {
-		return fmt.Errorf("migrating: %w", err)
-	}
-	return nil
+	return svcrun.Migrate(ctx, cfg.MigrateDatabaseURL, cfg.DatabaseURL, migrations.Sets()...)
 }
 
 // Run serves identity-svc until ctx is done, then shuts down gracefully: it
@@ -69,75 +57,33 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer pool.Close()
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, InternalAddr: cfg.InternalAddr,
+		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+		return err
 	}
-	httpDone := make(chan error, 1)
-	go func() { httpDone <- web.Listener(ln) }()
-
-	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, pool.Ping, log)
-	if err != nil {
-		_ = web.Shutdown()
-		return fmt.Errorf("serving internal listener: %w", err)
-	}
-
-	addrs := Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()}
-	var workers sync.WaitGroup
-	workerErr := make(chan error, 1)
 	if len(cfg.KafkaBrokers) > 0 {
-		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
-		workers.Go(func() {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				workerErr <- fmt.Errorf("outbox relay: %w", err)
-			}
-		})
+		svc.Go("outbox relay", outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run)
 	}
-
-	internalStopped := false
-	deregister, runErr := announce(ctx, cfg, addrs, log)
-	if runErr != nil && ctx.Err() != nil {
-		runErr = nil // stopped while registering: a normal stop
-	}
-	if runErr == nil && deregister != nil {
-		log.Info("identity-svc started", "http_addr", addrs.HTTP, "internal_addr", addrs.Internal,
-			"relay", len(cfg.KafkaBrokers) > 0, "discovery", cfg.Registrar != nil)
-		if cfg.Ready != nil {
-			cfg.Ready(addrs)
+	addrs := Addrs{HTTP: svc.HTTPAddr(), Internal: svc.InternalAddr()}
+	deregister, err := announce(svc.Context(), cfg, addrs, log)
+	if err != nil {
+		if svc.Context().Err() != nil {
+			err = nil // stopped while registering: a normal stop
 		}
-		select {
-		case <-ctx.Done():
-		case err := <-httpDone:
-			runErr = fmt.Errorf("http listener stopped: %w", err)
-		case err := <-internalDone:
-			internalStopped = true
-			runErr = fmt.Errorf("internal listener stopped: %w", err)
-		case runErr = <-workerErr:
-		}
-		// Out of the registry before draining: no new traffic is sent here.
-		deregister()
+		return svc.Stop(err)
 	}
-	cancel()
-	if err := web.ShutdownWithTimeout(shutdownTimeout); err != nil {
-		log.Warn("http shutdown", "error", err)
+	// Out of the registry before draining: no new traffic is sent here.
+	svc.BeforeDrain(deregister)
+	log.Info("identity-svc started", "http_addr", addrs.HTTP, "internal_addr", addrs.Internal,
+		"relay", len(cfg.KafkaBrokers) > 0, "discovery", cfg.Registrar != nil)
+	if cfg.Ready != nil {
+		cfg.Ready(addrs)
 	}
-	// Fiber's shutdown closes only a listener it already serves: after an
-	// early failure the server may not have started on ln yet.
-	_ = ln.Close()
-	if !internalStopped {
-		if err := <-internalDone; err != nil {
-			log.Warn("internal shutdown", "error", err)
-		}
-	}
-	workers.Wait()
-	log.Info("identity-svc stopped")
-	return runErr
+	return svc.Wait()
 }

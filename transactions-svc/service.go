@@ -6,11 +6,8 @@ package transactions
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"sync"
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
@@ -19,6 +16,7 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/consumer"
 	"github.com/paylane/paylane/transactions-svc/internal/contacts"
@@ -30,23 +28,13 @@ import (
 	"github.com/paylane/paylane/transactions-svc/migrations"
 )
 
-const (
-	// shutdownTimeout bounds the drain of the HTTP listener.
-	shutdownTimeout = 10 * time.Second
-	// cleanupInterval is how often expired idempotency keys are deleted.
-	cleanupInterval = time.Hour
-)
+// cleanupInterval is how often expired idempotency keys are deleted.
+const cleanupInterval = time.Hour
 
 // Migrate applies the migrations with the owner DSN and grants the app role
 // (the user of DatabaseURL) its DML rights.
 func Migrate(ctx context.Context, cfg Config) error {
-	if cfg.MigrateDatabaseURL == "" || cfg.DatabaseURL == "" {
-		return errors.New("migrating needs MIGRATE_DATABASE_URL and DATABASE_URL")
-	}
-	if err := pgdb.Migrate(ctx, cfg.MigrateDatabaseURL, pgdb.AppRole(cfg.DatabaseURL), migrations.Sets()...); err != nil {
-		return fmt.Errorf("migrating: %w", err)
-	}
-	return nil
+	return svcrun.Migrate(ctx, cfg.MigrateDatabaseURL, cfg.DatabaseURL, migrations.Sets()...)
 }
 
 // Run serves transactions-svc until ctx is done, then shuts down
@@ -77,9 +65,6 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer pool.Close()
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
 	st := store.New(pool)
 	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
 	reg := obs.NewRegistry()
@@ -88,53 +73,29 @@ func Run(ctx context.Context, cfg Config) error {
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
 
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, InternalAddr: cfg.InternalAddr,
+		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+		return err
 	}
-	httpDone := make(chan error, 1)
-	go func() { httpDone <- web.Listener(ln) }()
+	startWorkers(svc, cfg, st, uc, log)
 
-	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, pool.Ping, log)
-	if err != nil {
-		_ = web.Shutdown()
-		return fmt.Errorf("serving internal listener: %w", err)
-	}
-	var workers sync.WaitGroup
-	workerErr := make(chan error, 2)
-	startWorkers(ctx, cfg, &workers, workerErr, workerDeps{st: st, app: uc, log: log})
-
-	log.Info("transactions-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
+	log.Info("transactions-svc started", "http_addr", svc.HTTPAddr(), "internal_addr", svc.InternalAddr(),
 		"kafka", len(cfg.KafkaBrokers) > 0)
 	if cfg.Ready != nil {
-		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
+		cfg.Ready(Addrs{HTTP: svc.HTTPAddr(), Internal: svc.InternalAddr()})
 	}
-	return wait(ctx, cancel, web.ShutdownWithTimeout, httpDone, internalDone, workerErr, &workers, log)
+	return svc.Wait()
 }
 
-type workerDeps struct {
-	st  *store.Store
-	app *app.App
-	log *slog.Logger
-}
-
-// startWorkers starts the background loops; each ends with ctx.
-func startWorkers(ctx context.Context, cfg Config, wg *sync.WaitGroup, errs chan<- error, d workerDeps) {
-	pool := d.st.Pool()
-	wg.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, d.log) })
-	wg.Go(func() { scheduler.New(d.st, d.app, cfg.SchedulerInterval, d.log).Run(ctx) })
+// startWorkers starts the background loops; each ends with the service.
+func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App, log *slog.Logger) {
+	pool := st.Pool()
+	svc.Loop(func(ctx context.Context) { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	svc.Loop(scheduler.New(st, uc, cfg.SchedulerInterval, log).Run)
 	if len(cfg.KafkaBrokers) == 0 {
 		return
 	}
-	relay := outbox.NewRelay(pool, cfg.KafkaBrokers, d.log)
-	wg.Go(func() {
-		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-			errs <- fmt.Errorf("outbox relay: %w", err)
-		}
-	})
-	wg.Go(func() {
-		if err := consumer.Run(ctx, cfg.KafkaBrokers, d.app, d.log); err != nil && ctx.Err() == nil {
-			errs <- fmt.Errorf("message consumer: %w", err)
-		}
-	})
+	svc.Go("outbox relay", outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run)
+	svc.Go("message consumer", func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, log) })
 }
