@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -53,9 +54,11 @@ func seq(n int) []int {
 
 func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
 	t.Parallel()
-	var n, window atomic.Int64
+	var window atomic.Int64
+	// Each worker's odd requests are refused, so within the window (a contiguous
+	// run of each worker's requests) OK and failures differ by at most one per worker.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1)%2 == 0 {
+		if r.URL.Query().Get("odd") == "1" {
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
 		}
@@ -72,8 +75,8 @@ func TestRunCountsSuccessesAndFailuresSeparately(t *testing.T) {
 			opened := time.Now()
 			return func() { window.Store(int64(time.Since(opened))) }
 		},
-		Request: func(ctx context.Context, _ int, _ uint64) (*http.Request, error) {
-			return http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		Request: func(ctx context.Context, _ int, seq uint64) (*http.Request, error) {
+			return http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/?odd=%d", srv.URL, seq%2), nil)
 		},
 	})
 	if err != nil {
