@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/client"
@@ -90,3 +91,50 @@ func TestScheduledConfirmAndDraftExpiry(t *testing.T) {
 		t.Fatalf("confirming an expired draft: %v", err)
 	}
 }
+
+// TestStatusShowsTheLatestMessage: optin-svc's message.* events reach the
+// AI-gateway status of the transaction (contract section 11), by any of
+// its references, and older news does not replace newer.
+func TestStatusShowsTheLatestMessage(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	c := client.New(env.Serve(t), nil)
+	ctx := context.Background()
+	tenant := ids.New()
+	token := env.Token(t, tenant)
+	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
+	d, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 700}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Confirm(ctx, token, d.TransactionID, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	sent := testenv.Start().Add(time.Minute)
+	message := func(typ, status string, updated time.Time) {
+		t.Helper()
+		m := events.Message{ID: "01JD3X0Q4Z8W2E5R7T9Y1V3MSG", TransactionID: d.TransactionID, Channel: "sms",
+			Status: status, SentAt: &sent, CreatedAt: sent, UpdatedAt: updated}
+		e, err := events.New(typ, tenant, "", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := env.App.ApplyMessage(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	message(events.TypeMessageDelivered, "delivered", sent.Add(time.Second))
+	message(events.TypeMessageSent, "sent", sent) // older news, delivered later
+	for _, ref := range []string{d.TransactionID, *d.ReceivableID} {
+		s, err := c.Status(ctx, token, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &client.LatestMessage{Status: "delivered", Channel: "sms", SentAt: ptr("2026-11-22T01:22:17.000Z")}
+		if diff := cmp.Diff(want, s.LatestMessage); diff != "" || s.Status != "pending" {
+			t.Errorf("status of %s: %s; latest_message (-want +got):\n%s", ref, s.Status, diff)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -28,5 +30,26 @@ func TestUnreachableContactsIsUnavailable(t *testing.T) {
 	_, err = r.Resolve(context.Background(), "token", app.ContactRef{ID: "not-a-ulid"})
 	if !errors.Is(err, txn.ErrContactNotFound) {
 		t.Fatalf("Resolve(not a ULID) = %v, want ErrContactNotFound without a call", err)
+	}
+}
+
+// TestSlowContactsIsUnavailable: contacts-svc that does not answer within
+// the resolver's timeout is app.ErrUnavailable (503), not a hung request
+// nor an unknown contact.
+func TestSlowContactsIsUnavailable(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	r := contacts.New(srv.URL, nil, 50*time.Millisecond)
+	_, err := r.Resolve(context.Background(), "token", app.ContactRef{ID: "01JD3X0Q4Z8W2E5R7T9Y1V3K5M"})
+	if !errors.Is(err, app.ErrUnavailable) {
+		t.Fatalf("Resolve = %v, want ErrUnavailable", err)
 	}
 }

@@ -124,8 +124,9 @@ func TestTenantsAndIDs(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	it := f.create(t, "receivables", "")
+	pay := f.create(t, "payables", "")
 	otherToken := f.env.Token(t, "01J0OTHERTENANT00000000000")
-	for _, r := range []testenv.Response{
+	responses := []testenv.Response{
 		f.env.Do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, otherToken, ""),
 		f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+it.ID+"/cancel", otherToken, ""),
 		f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+it.ID+"/mark-paid", otherToken, "{}"),
@@ -133,10 +134,28 @@ func TestTenantsAndIDs(t *testing.T) {
 		f.do(t, http.MethodPost, "/api/v1/receivables/not-a-ulid/cancel", ""),
 		f.do(t, http.MethodGet, "/api/v1/payables/"+it.ID, ""),
 		f.do(t, http.MethodGet, "/api/v1/receivables/"+strings.ToLower(it.ID), ""),
-	} {
-		expect(t, r, http.StatusNotFound, "resource_not_found")
+		f.env.Do(t, http.MethodPut, "/api/v1/payables/"+pay.ID, otherToken, `{"amount":5}`),
+		f.env.Do(t, http.MethodDelete, "/api/v1/payables/"+pay.ID, otherToken, ""),
+		f.do(t, http.MethodGet, "/api/v1/payables/not-a-ulid", ""),
+		f.do(t, http.MethodPost, "/api/v1/payables/not-a-ulid/mark-disbursed", "{}"),
+		f.do(t, http.MethodPost, "/api/v1/receivables/"+pay.ID+"/cancel", ""),
+	}
+	for _, action := range []string{"cancel", "resend-notification", "mark-disbursed", "revoke-link",
+		"retry-disbursement", "verify-identity", "expire"} {
+		responses = append(responses, f.env.Do(t, http.MethodPost, "/api/v1/payables/"+pay.ID+"/"+action, otherToken, ""))
+	}
+	for i, r := range responses {
+		if r.Status != http.StatusNotFound || r.Code(t) != "resource_not_found" {
+			t.Errorf("request %d: %d %s, want 404 resource_not_found", i, r.Status, r.Body)
+		}
 	}
 	expect(t, f.do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, ""), http.StatusOK, "")
+	if got := f.show(t, "payables", pay.ID); got.Status != "pending" {
+		t.Errorf("another tenant's requests moved the payable to %s", got.Status)
+	}
+	if n := len(f.env.Events(t, "01J0OTHERTENANT00000000000")); n != 0 {
+		t.Errorf("another tenant's requests recorded %d events", n)
+	}
 	expect(t, f.env.Do(t, http.MethodGet, "/api/v1/receivables", "", ""), http.StatusUnauthorized, "unauthenticated")
 }
 
