@@ -227,12 +227,30 @@ func (o *optinE2E) doubleOptIn(t *testing.T) {
 	if got := o.consentsOf(t, code.ID); len(got) != 1 || got[0].ID != pending[0].ID || got[0].Status != "confirmed" {
 		t.Fatalf("opt-ins after YES %+v, want the consent confirmed", got)
 	}
+	o.contactShowsConsent(t, pending[0].ContactID, pending[0].ID, code.ID)
 	r := o.inbound(t, e164, "STOP", "bm90IGEgc2lnbmF0dXJl", http.StatusForbidden)
 	o.expectError(t, r, http.StatusForbidden, "invalid_signature")
 	if got := o.consentsOf(t, code.ID); len(got) != 1 || got[0].Status != "confirmed" {
 		t.Fatalf("a forged STOP changed the consent: %+v", got)
 	}
 	o.stop(t, e164, code.ID, pending[0].ContactID)
+}
+
+// contactShowsConsent: the contact's single read (contacts-svc, which asks
+// optin-svc) shows opt_in_status opted_in and the confirmed consent.
+func (o *optinE2E) contactShowsConsent(t *testing.T, contactID, consentID, codeID string) {
+	t.Helper()
+	r := o.call(t, http.MethodGet, "/api/v1/contacts/"+contactID, o.token, "", nil)
+	w := o.contactOf(t, r, http.StatusOK)
+	var consents []wireConsent
+	if err := json.Unmarshal(w.Consents, &consents); err != nil {
+		t.Fatalf("consents of the contact read %s: %v", w.Consents, err)
+	}
+	if w.OptInStatus != "opted_in" || len(consents) != 1 || consents[0].ID != consentID ||
+		consents[0].Status != "confirmed" || consents[0].OptInCodeID == nil || *consents[0].OptInCodeID != codeID {
+		t.Fatalf("contact read after YES: opt_in_status %q, consents %s; want opted_in with consent %s (confirmed, code %s)",
+			w.OptInStatus, w.Consents, consentID, codeID)
+	}
 }
 
 // stop: the STOP reply revokes the consent, suppresses the number with

@@ -36,17 +36,24 @@ func TestTransactionsEndToEnd(t *testing.T) {
 	}()
 	x = newTransactionsE2E(t, st.info)
 
-	var paid string
+	var paid, cards, payout, delayed string
 	t.Run("receivable paid on its hosted page", func(t *testing.T) { paid = x.payReceivable(t) })
-	t.Run("each sandbox card", x.sandboxCards)
-	t.Run("payout chosen on its hosted page", x.payout)
-	t.Run("payout identity and disbursement failures", x.payoutFailures)
+	t.Run("each sandbox card", func(t *testing.T) { cards = x.sandboxCards(t) })
+	t.Run("payout chosen on its hosted page", func(t *testing.T) { payout = x.payout(t) })
+	t.Run("payout identity and disbursement failures", func(t *testing.T) { delayed = x.payoutFailures(t) })
 	t.Run("concurrent cancels and mark-paids", x.raceCancelAndMarkPaid)
 	t.Run("suppressed phone", x.suppressedReceivable)
 	t.Run("lifecycle refusals", func(t *testing.T) { x.refusals(t, paid) })
 	t.Run("signed links", x.signedLinks)
 	t.Run("campaign assignment", x.campaignAssignment)
-	t.Run("events on the broker", func(t *testing.T) { x.events(t, paid) })
+	t.Run("events on the broker", func(t *testing.T) {
+		x.events(t, map[string][]string{
+			paid:    {"receivable.created", "receivable.updated", "receivable.paid"},
+			cards:   {"receivable.created", "receivable.payment_failed", "receivable.updated", "receivable.paid"},
+			payout:  {"payable.created", "payable.destination_selected", "payable.updated", "payable.disbursed"},
+			delayed: {"payable.created", "payable.destination_selected", "payable.disbursement_failed", "payable.disbursed"},
+		})
+	})
 }
 
 // transactionsE2E calls transactions-svc through the gateway; browser is a
@@ -203,7 +210,7 @@ func (x *transactionsE2E) payReceivable(t *testing.T) string {
 	return it.ID
 }
 
-func (x *transactionsE2E) payout(t *testing.T) {
+func (x *transactionsE2E) payout(t *testing.T) string {
 	it, keys, e164 := x.newItem(t, "payables")
 	if _, ok := keys["payment_link_url"]; ok || it.Status != "pending" {
 		t.Fatalf("new payable %v: pending, and no link in the API", keys)
@@ -220,6 +227,7 @@ func (x *transactionsE2E) payout(t *testing.T) {
 	if got.Status != "disbursed" || got.Destination == nil || got.Destination.Last4 != "6789" {
 		t.Fatalf("after the payout: %+v", got)
 	}
+	return it.ID
 }
 
 func (x *transactionsE2E) refusals(t *testing.T, paidID string) {
@@ -286,27 +294,42 @@ func (x *transactionsE2E) campaignAssignment(t *testing.T) {
 	x.expectError(t, x.call(t, http.MethodPost, path, x.token, body, nil), http.StatusConflict, "already_assigned")
 }
 
-// events reads the transactions topic for the paid receivable's events.
-func (x *transactionsE2E) events(t *testing.T, paidID string) {
+// events reads the transactions topic until every item of want has shown
+// each of its event types (in the data: the item, its id). Payable events
+// never carry the payout link.
+func (x *transactionsE2E) events(t *testing.T, want map[string][]string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	rd := kafka.NewReader(kafka.ReaderConfig{Brokers: x.info.Brokers, GroupID: "devstack-transactions-e2e-" + ids.New(),
 		GroupTopics: []string{events.TopicTransactions}, StartOffset: kafka.FirstOffset, MaxWait: 100 * time.Millisecond})
 	defer rd.Close()
-	want := map[string]bool{"receivable.created": false, "receivable.paid": false, "receivable.updated": false}
-	for missing := len(want); missing > 0; {
-		msg, err := rd.ReadMessage(ctx)
-		if err != nil {
-			t.Fatalf("reading %s, still missing some of %v: %v", events.TopicTransactions, want, err)
-		}
-		var env events.Envelope
-		var data struct{ ID string }
-		if json.Unmarshal(msg.Value, &env) != nil || env.Decode(&data) != nil || data.ID != paidID {
+	missing := map[string]bool{}
+	for id, types := range want {
+		if id == "" {
+			t.Errorf("an earlier subtest made no item for %v", types)
 			continue
 		}
-		if seen, ok := want[env.Type]; ok && !seen {
-			want[env.Type] = true
-			missing--
+		for _, typ := range types {
+			missing[id+" "+typ] = true
 		}
+	}
+	for len(missing) > 0 {
+		msg, err := rd.ReadMessage(ctx)
+		if err != nil {
+			t.Fatalf("reading %s, still missing %v: %v", events.TopicTransactions, missing, err)
+		}
+		var env events.Envelope
+		var data map[string]json.RawMessage
+		if json.Unmarshal(msg.Value, &env) != nil || env.Decode(&data) != nil {
+			continue
+		}
+		var id string
+		if json.Unmarshal(data["id"], &id) != nil || want[id] == nil {
+			continue
+		}
+		if _, ok := data["payment_link_url"]; ok && strings.HasPrefix(env.Type, "payable.") {
+			t.Errorf("%s of payable %s carries payment_link_url", env.Type, id)
+		}
+		delete(missing, id+" "+env.Type)
 	}
 }

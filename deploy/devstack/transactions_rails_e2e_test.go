@@ -57,7 +57,7 @@ func card(number string) url.Values {
 // 6): a declined card leaves the receivable pending with failure_reason
 // card_declined and the form shown again; a processor error fails it, and
 // retry-payment through the API then pays it.
-func (x *transactionsE2E) sandboxCards(t *testing.T) {
+func (x *transactionsE2E) sandboxCards(t *testing.T) string {
 	it, _, _ := x.newItem(t, "receivables")
 	path := "/api/v1/receivables/" + it.ID
 	x.submit(t, *it.PaymentLinkURL, card("4000 0000 0000 0002"), "Your card was declined. Try another card.")
@@ -75,6 +75,7 @@ func (x *transactionsE2E) sandboxCards(t *testing.T) {
 	if r := x.page(t, http.MethodGet, *it.PaymentLinkURL, nil); !strings.Contains(string(r.body), "Payment received") {
 		t.Errorf("the link of a paid receivable shows %d:\n%s", r.status, r.body)
 	}
+	return it.ID
 }
 
 // payoutLink waits for the payout SMS of a new payable and returns the
@@ -94,7 +95,7 @@ func (x *transactionsE2E) payoutLink(t *testing.T) (wireItem, string) {
 // payable stays destination_selected with a failure_reason; verify-identity
 // re-runs the check; revoke-link sends it back to pending), and a debit card
 // ending 1111 fails the first disbursement, which retry-disbursement pays.
-func (x *transactionsE2E) payoutFailures(t *testing.T) {
+func (x *transactionsE2E) payoutFailures(t *testing.T) string {
 	it, link := x.payoutLink(t)
 	path := "/api/v1/payables/" + it.ID
 	x.submit(t, link, url.Values{"destination_type": {"bank_account"}, "account_holder_name": {"Ada Lovelace"},
@@ -120,6 +121,7 @@ func (x *transactionsE2E) payoutFailures(t *testing.T) {
 	}
 	x.expectStatus(t, x.call(t, http.MethodPost, path+"/retry-disbursement", x.token, "", nil), http.StatusOK)
 	x.awaitState(t, path, "disbursed")
+	return it.ID
 }
 
 // raceCancelAndMarkPaid sends 10 cancels and 10 mark-paids at one pending
