@@ -1,7 +1,10 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +50,41 @@ func TestIdempotentCreateAndActions(t *testing.T) {
 	}
 	if notifications != 1 || cancels != 1 {
 		t.Errorf("%d notifications, %d cancellations; want 1 each", notifications, cancels)
+	}
+}
+
+// TestEveryWriteReplays sends every POST and PUT route of /api/v1, as the
+// router lists them, twice with one Idempotency-Key: the second answer is
+// the first replayed (contract section 3), whatever the first was.
+func TestEveryWriteReplays(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rec := f.create(t, "receivables", "")
+	pay := f.create(t, "payables", "")
+	param := regexp.MustCompile(`:[a-z]+`)
+	ids := map[string]string{"receivables": rec.ID, "payables": pay.ID, "transactions": rec.TransactionID}
+	n := 0
+	for _, r := range f.env.Web.GetRoutes(true) {
+		if (r.Method != http.MethodPost && r.Method != http.MethodPut) || !strings.HasPrefix(r.Path, "/api/v1/") {
+			continue
+		}
+		resource := strings.Split(r.Path, "/")[3]
+		id, ok := ids[resource]
+		if !ok {
+			id = "01JD3X0Q4Z8W2E5R7T9Y1V3K5M"
+		}
+		path := strings.TrimSuffix(param.ReplaceAllString(r.Path, id), "/")
+		key := fmt.Sprintf("every-write-%d", n)
+		n++
+		first := f.do(t, r.Method, path, "{}", "Idempotency-Key: "+key)
+		again := f.do(t, r.Method, path, "{}", "Idempotency-Key: "+key)
+		if first.Status >= 500 || again.Status != first.Status || string(again.Body) != string(first.Body) ||
+			again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("%s %s: %d %s, then %d (replayed %q) %s", r.Method, path, first.Status, first.Body,
+				again.Status, again.Header.Get("Idempotent-Replayed"), again.Body)
+		}
+	}
+	if n < 24 {
+		t.Fatalf("only %d write routes found", n)
 	}
 }

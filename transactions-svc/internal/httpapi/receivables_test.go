@@ -139,6 +139,10 @@ func TestTenantsAndIDs(t *testing.T) {
 		f.do(t, http.MethodGet, "/api/v1/payables/not-a-ulid", ""),
 		f.do(t, http.MethodPost, "/api/v1/payables/not-a-ulid/mark-disbursed", "{}"),
 		f.do(t, http.MethodPost, "/api/v1/receivables/"+pay.ID+"/cancel", ""),
+		f.do(t, http.MethodGet, "/api/v1/campaigns/not-a-ulid", ""),
+		f.do(t, http.MethodPost, "/api/v1/campaigns/not-a-ulid/publish", ""),
+		f.do(t, http.MethodGet, "/api/v1/transaction-field-definitions/not-a-ulid", ""),
+		f.do(t, http.MethodPost, "/api/v1/transactions/not-a-ulid/campaign-assignment", `{"campaign_id":"01JD3X0Q4Z8W2E5R7T9Y1V3K5M"}`),
 	}
 	for _, action := range []string{"cancel", "resend-notification", "mark-disbursed", "revoke-link",
 		"retry-disbursement", "verify-identity", "expire"} {
