@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -81,4 +82,47 @@ func TestListFiltersAndPages(t *testing.T) {
 	expect(t, f.do(t, http.MethodGet, "/api/v1/receivables?status=disbursed", ""), http.StatusUnprocessableEntity, "validation_failed")
 	expect(t, f.do(t, http.MethodGet, "/api/v1/receivables?created_since=yesterday", ""), http.StatusUnprocessableEntity, "validation_failed")
 	expect(t, f.do(t, http.MethodGet, "/api/v1/receivables?per_page=0", ""), http.StatusUnprocessableEntity, "validation_failed")
+}
+
+// TestListByCampaignAndPayables: campaign_id finds the items of a campaign,
+// and the payables list filters as the receivables list does.
+func TestListByCampaignAndPayables(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	plain := f.create(t, "receivables", "")
+	f.env.Clock.Advance(time.Second) // distinct created_at: a stable newest-first order
+	camp := f.campaign(t, `{"name":"All","direction":"receivable"}`, true)
+	joined := f.create(t, "receivables", "")
+	if joined.CampaignID == nil || *joined.CampaignID != camp {
+		t.Fatalf("campaign_id %v, want %s", joined.CampaignID, camp)
+	}
+	payA := f.create(t, "payables", `,"external_id":"PO-1"`)
+	f.env.Clock.Advance(time.Second)
+	payB := f.create(t, "payables", "")
+	expect(t, f.action(t, "payables", payB.ID, "cancel", ""), http.StatusOK, "")
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"/api/v1/receivables?campaign_id=" + camp, []string{joined.ID}},
+		{"/api/v1/receivables", []string{joined.ID, plain.ID}},
+		{"/api/v1/payables?status=cancelled", []string{payB.ID}},
+		{"/api/v1/payables?external_id=PO-1", []string{payA.ID}},
+		{"/api/v1/payables?contact_id=" + f.contact, []string{payB.ID, payA.ID}},
+		{"/api/v1/payables?campaign_id=" + camp, nil},
+	}
+	for _, tt := range tests {
+		r := f.do(t, http.MethodGet, tt.path, "")
+		expect(t, r, http.StatusOK, "")
+		var p page
+		r.JSON(t, &p)
+		var got []string
+		for _, it := range p.Data {
+			got = append(got, it.ID)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" || p.Meta.Total != len(tt.want) {
+			t.Errorf("%s (-want +got):\n%s (total %d)", tt.path, diff, p.Meta.Total)
+		}
+	}
+	expect(t, f.do(t, http.MethodGet, "/api/v1/payables?status=paid", ""), http.StatusUnprocessableEntity, "validation_failed")
 }
