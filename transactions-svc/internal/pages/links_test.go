@@ -120,4 +120,15 @@ func TestPageHeaders(t *testing.T) {
 	if c := a.header.Get("Set-Cookie"); !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") || !strings.Contains(c, "secure") {
 		t.Errorf("cookie %q", c)
 	}
+	// Both pages work without JavaScript: none is sent, and the policy
+	// would refuse any (default-src 'none' allows no script).
+	pay := f.get(t, f.link(t, f.create(t, "receivables")))
+	for name, pg := range map[string]answer{"payout": a, "pay": pay} {
+		if strings.Contains(strings.ToLower(pg.body), "<script") {
+			t.Errorf("%s page carries a script", name)
+		}
+		if csp := pg.header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
+			t.Errorf("%s page Content-Security-Policy %q", name, csp)
+		}
+	}
 }
