@@ -65,6 +65,14 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 	if got := env.Messages(t, tenant, "+14155550111"); len(got) != 1 {
 		t.Fatalf("messages to the number = %d, want 1: %+v", len(got), got)
 	}
+	// The operator plane lists the sink's outbox newest first.
+	var order []string
+	for _, m := range env.Messages(t, tenant, "") {
+		order = append(order, m.To)
+	}
+	if diff := cmp.Diff([]string{"+14155550112", "+14155550111"}, order); diff != "" {
+		t.Errorf("operator message list (-want +got):\n%s", diff)
+	}
 	outbox := env.Outbox(t, tenant)
 	want := []string{events.TypeMessageSent, events.TypeMessageDelivered, events.TypeMessageSent, events.TypeMessageDelivered}
 	if diff := cmp.Diff(want, messageTypes(outbox)); diff != "" {
