@@ -5,7 +5,6 @@ import (
 
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
-	"github.com/paylane/paylane/optin-svc/internal/store"
 )
 
 // ContactOptIn is a contact's opt-in status and consents (the single
@@ -17,7 +16,8 @@ type ContactOptIn struct {
 
 // ContactOptIn returns the opt-in status of a contact and its number (any
 // format; read in the tenant's region; "" when unknown) with the consents
-// of either, newest first (contract section 10).
+// of either, newest first (contract section 10). It reads in one round
+// trip (store.ContactStanding): every contacts-svc single read asks.
 func (a *App) ContactOptIn(ctx context.Context, scope Scope, contactID, number string) (ContactOptIn, error) {
 	e164 := ""
 	if number != "" {
@@ -25,22 +25,11 @@ func (a *App) ContactOptIn(ctx context.Context, scope Scope, contactID, number s
 			e164 = n
 		}
 	}
-	out := ContactOptIn{Consents: []optin.Consent{}}
-	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
-		suppressed := false
-		if e164 != "" {
-			var err error
-			if suppressed, err = tx.IsSuppressed(ctx, e164, optin.ChannelSMS); err != nil {
-				return err
-			}
-		}
-		list, err := tx.ConsentsOf(ctx, contactID, e164)
-		if err != nil {
-			return err
-		}
-		out.Consents = append(out.Consents, list...)
-		out.Status = optin.ContactStatus(suppressed, list)
-		return nil
-	})
-	return out, err
+	st, err := a.store.ContactStanding(ctx, scope.TenantID, contactID, e164)
+	if err != nil {
+		return ContactOptIn{}, err
+	}
+	out := ContactOptIn{Status: optin.ContactStatus(st.Suppressed, st.Consents), Consents: []optin.Consent{}}
+	out.Consents = append(out.Consents, st.Consents...)
+	return out, nil
 }

@@ -71,17 +71,6 @@ func (t *Tx) LiveConsents(ctx context.Context, phone string) ([]optin.Consent, e
 	return collectConsents(rows, "reading live consents")
 }
 
-// ConsentsOf returns the consents of a contact or of its number, newest
-// first.
-func (t *Tx) ConsentsOf(ctx context.Context, contactID, phone string) ([]optin.Consent, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents
-		WHERE contact_id = $1 OR ($2 <> '' AND phone = $2) ORDER BY consented_at DESC, id DESC`, contactID, phone)
-	if err != nil {
-		return nil, fmt.Errorf("reading consents: %w", err)
-	}
-	return collectConsents(rows, "reading consents")
-}
-
 // ConsentFilter narrows a consent list; zero fields do not filter.
 type ConsentFilter struct {
 	Status, OptInCodeID, ContactID string

@@ -1,7 +1,8 @@
 // Package store keeps optin-svc's data in Postgres. Every method that
 // touches tenant data hangs off Tx, which only Write and Read hand out: a
 // transaction scoped to one tenant (tenancy), under row-level security.
-// The few infrastructure tables without a tenant scope (the send queue, the
+// The one exception, ContactStanding, takes the tenant id and runs as a
+// scoped tenancy.Batch (one round trip on the hot read). The few infrastructure tables without a tenant scope (the send queue, the
 // tenants' sender numbers, the landing codes) are reached through Store's
 // own methods, used by workers and public endpoints that learn the tenant
 // from them. Violated constraints come back as the domain's errors.

@@ -59,12 +59,14 @@ func (t *Tx) Suppression(ctx context.Context, phone, channel string, forUpdate b
 	return s, nil
 }
 
+// isSuppressedSQL answers whether a number ($1) is suppressed on a channel ($2).
+const isSuppressedSQL = `SELECT EXISTS (SELECT 1 FROM suppressions WHERE phone = $1 AND channel = $2)`
+
 // IsSuppressed reports whether the number may not receive messages on the
 // channel.
 func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, error) {
 	var found bool
-	err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suppressions WHERE phone = $1 AND channel = $2)`,
-		phone, channel).Scan(&found)
+	err := t.tx.QueryRow(ctx, isSuppressedSQL, phone, channel).Scan(&found)
 	if err != nil {
 		return false, fmt.Errorf("checking suppression: %w", err)
 	}
