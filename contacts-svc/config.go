@@ -42,6 +42,14 @@ type Config struct {
 	// opt-in status and consents it answers. Empty: every contact reads as
 	// "none" with no consents (a deployment without opt-in) (OPTIN_URL).
 	OptInURL string
+	// OptInCacheTTL is how long a single read may reuse optin-svc's answer
+	// for a contact; optin-svc's events evict changed answers sooner (they
+	// are followed when KafkaBrokers is set). 0 asks optin-svc on every
+	// read (OPTIN_CACHE_TTL, 2s; at most 1m).
+	OptInCacheTTL time.Duration
+	// OptInCacheSize bounds the answers kept per replica when
+	// OptInCacheTTL > 0 (OPTIN_CACHE_SIZE, 50000).
+	OptInCacheSize int
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger
 	// Ready, when set, is called with the bound addresses once every listener is up.
@@ -62,6 +70,12 @@ const (
 	jwksPath             = "/internal/v1/jwks"
 	serviceName          = "contacts-svc"
 	maxDBConnsConfigured = 1000
+	// DefaultOptInCacheTTL bounds how stale a single read's opt-in status
+	// may be when no event announces the change.
+	DefaultOptInCacheTTL  = 2 * time.Second
+	DefaultOptInCacheSize = 50_000
+	maxOptInCacheTTL      = time.Minute
+	maxOptInCacheSize     = 10_000_000
 )
 
 var regionPattern = regexp.MustCompile(`^[A-Z]{2}$`)
@@ -79,8 +93,24 @@ func ConfigFromEnv() (Config, error) {
 		OptInURL:           os.Getenv("OPTIN_URL"),
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
 		DefaultRegion:      strings.ToUpper(envOr("DEFAULT_REGION", DefaultRegion)),
+		OptInCacheTTL:      DefaultOptInCacheTTL,
+		OptInCacheSize:     DefaultOptInCacheSize,
 	}
 	var errs []error
+	if v := os.Getenv("OPTIN_CACHE_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("OPTIN_CACHE_TTL: %w", err))
+		}
+		cfg.OptInCacheTTL = d
+	}
+	if v := os.Getenv("OPTIN_CACHE_SIZE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("OPTIN_CACHE_SIZE: %w", err))
+		}
+		cfg.OptInCacheSize = n
+	}
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
@@ -119,6 +149,12 @@ func (c Config) Validate() error {
 	if !regionPattern.MatchString(c.DefaultRegion) {
 		errs = append(errs, errors.New("DEFAULT_REGION must be an ISO 3166-1 alpha-2 code such as US"))
 	}
+	if c.OptInCacheTTL < 0 || c.OptInCacheTTL > maxOptInCacheTTL {
+		errs = append(errs, fmt.Errorf("OPTIN_CACHE_TTL must be between 0 (no cache) and %s", maxOptInCacheTTL))
+	}
+	if c.OptInCacheTTL > 0 && (c.OptInCacheSize < 1 || c.OptInCacheSize > maxOptInCacheSize) {
+		errs = append(errs, fmt.Errorf("OPTIN_CACHE_SIZE must be between 1 and %d", maxOptInCacheSize))
+	}
 	return errors.Join(errs...)
 }
 
@@ -142,14 +178,20 @@ func splitList(s string) []string {
 	return out
 }
 
-// optIns is where a single contact read gets its opt-in standing.
-func (c Config) optIns() app.OptIns {
+// optIns is where a single contact read gets its opt-in standing, and the
+// cache in front of optin-svc when there is one (nil otherwise).
+func (c Config) optIns() (app.OptIns, *optins.Cache) {
 	if c.OptInURL == "" {
-		return app.NoOptIns{}
+		return app.NoOptIns{}, nil
 	}
 	// Every single read asks optin-svc: keep enough idle connections for a
 	// busy service (the default transport keeps two per host and redials).
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
-	return optins.NewRemote(optinclient.New(c.OptInURL, &http.Client{Transport: tr, Timeout: 5 * time.Second}))
+	remote := optins.NewRemote(optinclient.New(c.OptInURL, &http.Client{Transport: tr, Timeout: 5 * time.Second}))
+	if c.OptInCacheTTL <= 0 {
+		return remote, nil
+	}
+	cache := optins.NewCache(remote, c.OptInCacheTTL, c.OptInCacheSize)
+	return cache, cache
 }

@@ -68,11 +68,12 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	optIns, optInCache := cfg.optIns()
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, httpapi.Deps{
-		App:      app.New(store.New(pool), cfg.optIns()),
+		App:      app.New(store.New(pool), optIns),
 		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),
 		Pool:     pool,
 		Region:   cfg.DefaultRegion,
@@ -94,6 +95,9 @@ func Run(ctx context.Context, cfg Config) error {
 	var workers sync.WaitGroup
 	workerErr := make(chan error, 1)
 	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	if optInCache != nil && len(cfg.KafkaBrokers) > 0 {
+		workers.Go(func() { followOptIns(ctx, cfg.KafkaBrokers, optInCache, log) })
+	}
 	if len(cfg.KafkaBrokers) > 0 {
 		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
 		workers.Go(func() {
