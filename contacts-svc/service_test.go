@@ -166,6 +166,10 @@ func TestConfigValidate(t *testing.T) {
 		{"no identity", func(c *contacts.Config) { c.IdentityURL = "" }, "IDENTITY_URL"},
 		{"bad region", func(c *contacts.Config) { c.DefaultRegion = "usa" }, "DEFAULT_REGION"},
 		{"no pool", func(c *contacts.Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
+		{"opt-in cache", func(c *contacts.Config) { c.OptInCacheTTL, c.OptInCacheSize = time.Second, 10 }, ""},
+		{"negative opt-in cache TTL", func(c *contacts.Config) { c.OptInCacheTTL = -time.Second }, "OPTIN_CACHE_TTL"},
+		{"opt-in cache TTL beyond a minute", func(c *contacts.Config) { c.OptInCacheTTL, c.OptInCacheSize = time.Hour, 10 }, "OPTIN_CACHE_TTL"},
+		{"opt-in cache without room", func(c *contacts.Config) { c.OptInCacheTTL = time.Second }, "OPTIN_CACHE_SIZE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,8 +199,20 @@ func TestConfigFromEnv(t *testing.T) {
 		!cmp.Equal(cfg.KafkaBrokers, []string{"k1:9092", "k2:9092"}) || cfg.Validate() != nil {
 		t.Errorf("ConfigFromEnv = %+v", cfg)
 	}
-	t.Setenv("DB_MAX_CONNS", "many")
-	if _, err := contacts.ConfigFromEnv(); err == nil {
-		t.Error("DB_MAX_CONNS=many accepted")
+	if cfg.OptInCacheTTL != 2*time.Second || cfg.OptInCacheSize != 50_000 {
+		t.Errorf("opt-in cache defaults: TTL %s, size %d; want 2s and 50000", cfg.OptInCacheTTL, cfg.OptInCacheSize)
+	}
+	t.Setenv("OPTIN_CACHE_TTL", "0")
+	t.Setenv("OPTIN_CACHE_SIZE", "10")
+	if cfg, err := contacts.ConfigFromEnv(); err != nil || cfg.OptInCacheTTL != 0 || cfg.OptInCacheSize != 10 || cfg.Validate() != nil {
+		t.Errorf("OPTIN_CACHE_TTL=0: %+v, %v", cfg, err)
+	}
+	for name, value := range map[string]string{"DB_MAX_CONNS": "many", "OPTIN_CACHE_TTL": "soon", "OPTIN_CACHE_SIZE": "big"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, value)
+			if _, err := contacts.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), name) {
+				t.Errorf("%s=%s: %v, want an error naming it", name, value, err)
+			}
+		})
 	}
 }

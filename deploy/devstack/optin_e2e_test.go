@@ -95,6 +95,20 @@ func (o *optinE2E) readStatus(t *testing.T, contactID string) string {
 	return w.OptInStatus
 }
 
+// awaitStatus reads the contact until its opt_in_status is want. The single
+// read keeps optin-svc's answer for a moment (contacts-svc's opt-in cache):
+// a change shows once optin-svc's event evicts it or its TTL passes.
+func (o *optinE2E) awaitStatus(t *testing.T, contactID, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second) // a bound on the event's delivery, not a latency check
+	for got := o.readStatus(t, contactID); got != want; got = o.readStatus(t, contactID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("opt_in_status %q, want %s", got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (o *optinE2E) suppressions(t *testing.T, query string) (response, []wireSuppression) {
 	t.Helper()
 	r := o.call(t, http.MethodGet, "/api/v1/suppression-list?"+query, o.token, "", nil)
@@ -134,14 +148,10 @@ func (o *optinE2E) suppression(t *testing.T) {
 		t.Errorf("the list shows the full number: %s", r.body)
 	}
 	o.expectDetail(t, o.call(t, http.MethodGet, "/api/v1/suppression-list?channel=fax", o.token, "", nil), "channel")
-	if got := o.readStatus(t, contact.ID); got != "opted_out" {
-		t.Errorf("opt_in_status after suppression %q, want opted_out", got)
-	}
+	o.awaitStatus(t, contact.ID, "opted_out")
 	del := o.call(t, http.MethodDelete, "/api/v1/suppression-list/"+url.PathEscape(e164)+"?channel=sms", o.token, "", nil)
 	o.expectStatus(t, del, http.StatusNoContent)
-	if got := o.readStatus(t, contact.ID); got != "none" {
-		t.Errorf("opt_in_status after removal %q, want none", got)
-	}
+	o.awaitStatus(t, contact.ID, "none")
 	o.expectError(t, o.call(t, http.MethodDelete, "/api/v1/suppression-list/"+url.PathEscape(e164)+"?channel=sms", o.token, "", nil),
 		http.StatusNotFound, "resource_not_found")
 }
@@ -275,9 +285,7 @@ func (o *optinE2E) stop(t *testing.T, e164, codeID, contactID string) {
 	if len(found.Data) != 1 || found.Data[0].ID != contactID {
 		t.Fatalf("contacts with phone %s: %v, want the consent's contact %s", e164[len(e164)-4:], found.ids(), contactID)
 	}
-	if got := o.readStatus(t, contactID); got != "opted_out" {
-		t.Errorf("opt_in_status after STOP %q, want opted_out", got)
-	}
+	o.awaitStatus(t, contactID, "opted_out")
 	o.expectError(t, o.call(t, http.MethodDelete, "/api/v1/suppression-list/"+url.PathEscape(e164)+"?channel=sms", o.token, "", nil),
 		http.StatusUnprocessableEntity, "validation_failed")
 }

@@ -99,6 +99,8 @@ func runContacts(ctx context.Context, d deps, ready func(string)) error {
 		KafkaBrokers:       d.brokers,
 		IdentityURL:        d.identityURL,
 		OptInURL:           d.urls["optin"],
+		OptInCacheTTL:      contactssvc.DefaultOptInCacheTTL,
+		OptInCacheSize:     contactssvc.DefaultOptInCacheSize,
 		DefaultRegion:      "US",
 		Logger:             d.logger,
 		Ready:              func(a contactssvc.Addrs) { ready(a.HTTP) },

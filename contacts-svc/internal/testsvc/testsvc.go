@@ -49,6 +49,13 @@ func (s Service) Token(t testing.TB, tenant string, abilities ...string) string 
 // be testkit.Main.
 func Start(t testing.TB, brokers []string) Service {
 	t.Helper()
+	return StartWith(t, brokers, nil)
+}
+
+// StartWith is Start with configure applied to the configuration last
+// (when not nil).
+func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config)) Service {
+	t.Helper()
 	pg := testkit.PG(t)
 	appDSN := pg.Database(t, "contacts_svc", migrations.Sets()...)
 	seed, err := authz.GenerateSeed()
@@ -77,6 +84,9 @@ func Start(t testing.TB, brokers []string) Service {
 		DatabaseURL: appDSN, DBMaxConns: 8, KafkaBrokers: brokers,
 		IdentityURL: identity.URL, DefaultRegion: "US",
 		Ready: func(a contacts.Addrs) { ready <- a },
+	}
+	if configure != nil {
+		configure(&cfg)
 	}
 	go func() { done <- contacts.Run(ctx, cfg) }()
 	t.Cleanup(func() {

@@ -2,11 +2,13 @@
 // real HTTP server answering the route optin-svc/client calls
 // (GET /internal/v1/contacts/{contact}/opt-in?phone=) from standings the
 // test sets, and counting the calls, so a test can tell a cached answer
-// from a fresh one. The tenant is the bearer token itself: contacts-svc
-// forwards the request's token unread, and the stand-in verifies nothing.
+// from a fresh one. The tenant is the tenant_id claim of the bearer token,
+// read without verifying it, or the whole token when it is no JWT (unit
+// tests pass the tenant id as the token).
 package optinstest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -91,7 +93,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	k := key{strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), contact}
+	k := key{tenantOf(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")), contact}
 	s.mu.Lock()
 	s.calls[k]++
 	st, fail := s.standing[k], s.failures > 0
@@ -129,4 +131,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			ConsentedAt: at, CreatedAt: at})
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{"status": st.Status, "consents": consents}})
+}
+
+// tenantOf reads the tenant of a token (see the package comment).
+func tenantOf(token string) string {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return token
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return token
+	}
+	var claims struct {
+		TenantID string `json:"tenant_id"`
+	}
+	if json.Unmarshal(payload, &claims) != nil {
+		return token
+	}
+	return claims.TenantID
 }
