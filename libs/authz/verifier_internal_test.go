@@ -6,10 +6,12 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/go-cmp/cmp"
@@ -36,7 +38,7 @@ func (c *clock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newTestSigner(t *testing.T, clk *clock) *Signer {
+func newTestSigner(t testing.TB, clk *clock) *Signer {
 	t.Helper()
 	seed, err := GenerateSeed()
 	if err != nil {
@@ -59,7 +61,7 @@ func sampleClaims() Claims {
 	}
 }
 
-func sign(t *testing.T, s *Signer, c Claims, ttl time.Duration) string {
+func sign(t testing.TB, s *Signer, c Claims, ttl time.Duration) string {
 	t.Helper()
 	tok, _, err := s.Sign(c, ttl)
 	if err != nil {
@@ -68,7 +70,7 @@ func sign(t *testing.T, s *Signer, c Claims, ttl time.Duration) string {
 	return tok
 }
 
-func staticVerifier(t *testing.T, clk *clock, s *Signer) *Verifier {
+func staticVerifier(t testing.TB, clk *clock, s *Signer) *Verifier {
 	t.Helper()
 	v, err := NewStaticVerifier(s.JWKS())
 	if err != nil {
@@ -297,5 +299,56 @@ func TestCacheSkipsSecondVerification(t *testing.T) {
 	clk.Advance(time.Minute)
 	if _, err := v.Verify(context.Background(), tok); !errors.Is(err, ErrInvalidToken) {
 		t.Errorf("Verify at exp = %v, want ErrInvalidToken (cache must not outlive exp)", err)
+	}
+}
+
+func TestCacheAnswersOnlyTheSameToken(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	s := newTestSigner(t, clk)
+	v := staticVerifier(t, clk, s)
+	tok := sign(t, s, sampleClaims(), time.Minute)
+	// The token arrives in a buffer that is reused once Verify returns, as
+	// Fiber's header strings are.
+	buf := []byte(tok)
+	if _, err := v.Verify(context.Background(), unsafe.String(&buf[0], len(buf))); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, strings.Repeat("x", len(buf)))
+
+	// One character inside the signature changed: not the cached token.
+	i, swap := len(tok)-10, byte('A')
+	if tok[i] == 'A' {
+		swap = 'B'
+	}
+	tampered := tok[:i] + string(swap) + tok[i+1:]
+	if _, err := v.Verify(context.Background(), tampered); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("Verify(tampered signature) = %v, want ErrInvalidToken", err)
+	}
+	// Without keys, only the cache can answer, under the token's own value.
+	v.mu.Lock()
+	v.keys = map[string]ed25519.PublicKey{}
+	v.mu.Unlock()
+	if _, err := v.Verify(context.Background(), tok); err != nil {
+		t.Fatalf("the cached token after its buffer was reused: %v", err)
+	}
+}
+
+func BenchmarkVerifyCached(b *testing.B) {
+	clk := newClock()
+	s := newTestSigner(b, clk)
+	v := staticVerifier(b, clk, s)
+	claims := sampleClaims()
+	claims.Abilities = All() // an internal token of realistic size
+	tok := sign(b, s, claims, time.Hour)
+	ctx := context.Background()
+	if _, err := v.Verify(ctx, tok); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := v.Verify(ctx, tok); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
