@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/gateway/internal/tokens"
-	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/reqid"
 )
@@ -22,7 +21,7 @@ const (
 // authenticate resolves the bearer token. A missing or refused token is 401
 // and counts against the client IP's limit (429 once that is spent); an
 // identity-svc that cannot answer is 503.
-func (p *public) authenticate(c *fiber.Ctx) (*client.Introspection, error) {
+func (p *public) authenticate(c *fiber.Ctx) (*tokens.Resolved, error) {
 	token, ok := tokens.Bearer(c.Get(fiber.HeaderAuthorization))
 	if !ok {
 		return nil, p.refuse(c)
@@ -49,7 +48,7 @@ func (p *public) refuse(c *fiber.Ctx) error {
 
 // limitToken applies the token's limit: the tenant's own figure when an
 // operator set one, else the deployment default.
-func (p *public) limitToken(c *fiber.Ctx, intro *client.Introspection) error {
+func (p *public) limitToken(c *fiber.Ctx, intro *tokens.Resolved) error {
 	perMinute := p.cfg.Limits.Token
 	if intro.Limits.APIRequestsPerMinute > 0 {
 		perMinute = intro.Limits.APIRequestsPerMinute

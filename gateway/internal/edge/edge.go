@@ -17,7 +17,7 @@ import (
 
 	"github.com/paylane/paylane/gateway/internal/proxy"
 	"github.com/paylane/paylane/gateway/internal/routing"
-	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/obs"
@@ -33,7 +33,7 @@ const (
 
 // Resolver resolves a bearer token (tokens.Resolver).
 type Resolver interface {
-	Resolve(ctx context.Context, token, requestID string) (*client.Introspection, error)
+	Resolve(ctx context.Context, token, requestID string) (*tokens.Resolved, error)
 }
 
 // Limits are the per-minute rate limits.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/paylane/paylane/gateway/internal/proxy"
 	"github.com/paylane/paylane/gateway/internal/routing"
-	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
 )
 
@@ -60,7 +60,7 @@ func (p *public) serve(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var intro *client.Introspection
+	var intro *tokens.Resolved
 	if t.kind == kindDocument || t.kind == kindAPI {
 		if intro, err = p.authenticate(c); err != nil {
 			return err
@@ -83,7 +83,7 @@ func (p *public) serve(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Status(http.StatusOK).Send(p.cfg.Document)
 	case kindAPI:
-		return p.forward(c, t.upstream, "Bearer "+intro.InternalToken)
+		return p.forward(c, t.upstream, intro.Authorization)
 	default:
 		return p.forward(c, t.upstream, "")
 	}

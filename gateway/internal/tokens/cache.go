@@ -3,8 +3,6 @@ package tokens
 import (
 	"sync"
 	"time"
-
-	"github.com/paylane/paylane/identity-svc/client"
 )
 
 // revocationMemory is how long an eviction is remembered, so that an
@@ -27,8 +25,8 @@ type cache struct {
 }
 
 type entry struct {
-	intro   *client.Introspection
-	expires time.Time
+	resolved *Resolved
+	expires  time.Time
 }
 
 func newCache(sweepEach time.Duration) *cache {
@@ -53,7 +51,7 @@ func (c *cache) get(key Key, now time.Time) (entry, bool) {
 
 // put stores an answer until expires, unless the token was revoked after the
 // lookup that produced the answer started.
-func (c *cache) put(key Key, intro *client.Introspection, expires, lookupStart, now time.Time) {
+func (c *cache) put(key Key, resolved *Resolved, expires, lookupStart, now time.Time) {
 	if !now.Before(expires) {
 		return
 	}
@@ -62,18 +60,18 @@ func (c *cache) put(key Key, intro *client.Introspection, expires, lookupStart, 
 	if now.After(c.nextSweep) {
 		c.sweep(now)
 	}
-	if intro != nil {
-		if at, ok := c.revoked[intro.TokenID]; ok && !at.Before(lookupStart) {
+	if resolved != nil {
+		if at, ok := c.revoked[resolved.TokenID]; ok && !at.Before(lookupStart) {
 			return
 		}
-		keys := c.byTokenID[intro.TokenID]
+		keys := c.byTokenID[resolved.TokenID]
 		if keys == nil {
 			keys = map[Key]struct{}{}
-			c.byTokenID[intro.TokenID] = keys
+			c.byTokenID[resolved.TokenID] = keys
 		}
 		keys[key] = struct{}{}
 	}
-	c.entries[key] = entry{intro: intro, expires: expires}
+	c.entries[key] = entry{resolved: resolved, expires: expires}
 }
 
 // evict drops every entry of the token id and remembers the revocation.
@@ -96,11 +94,11 @@ func (c *cache) sweep(now time.Time) {
 			continue
 		}
 		delete(c.entries, k)
-		if e.intro != nil {
-			if keys := c.byTokenID[e.intro.TokenID]; keys != nil {
+		if e.resolved != nil {
+			if keys := c.byTokenID[e.resolved.TokenID]; keys != nil {
 				delete(keys, k)
 				if len(keys) == 0 {
-					delete(c.byTokenID, e.intro.TokenID)
+					delete(c.byTokenID, e.resolved.TokenID)
 				}
 			}
 		}

@@ -71,8 +71,8 @@ func TestResolveCachesPositiveAnswers(t *testing.T) {
 	ctx := context.Background()
 	for range 3 {
 		got, err := r.Resolve(ctx, goodToken, "")
-		if err != nil || got.TokenID != 12 {
-			t.Fatalf("Resolve = %+v, %v; want token 12", got, err)
+		if err != nil || got.TokenID != 12 || got.Authorization != "Bearer jwt" {
+			t.Fatalf("Resolve = %+v, %v; want token 12 forwarded as Bearer jwt", got, err)
 		}
 	}
 	if f.count() != 1 {
