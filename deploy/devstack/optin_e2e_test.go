@@ -250,6 +250,7 @@ func (o *optinE2E) doubleOptIn(t *testing.T) {
 // optin-svc) shows opt_in_status opted_in and the confirmed consent.
 func (o *optinE2E) contactShowsConsent(t *testing.T, contactID, consentID, codeID string) {
 	t.Helper()
+	o.awaitStatus(t, contactID, "opted_in")
 	r := o.call(t, http.MethodGet, "/api/v1/contacts/"+contactID, o.token, "", nil)
 	w := o.contactOf(t, r, http.StatusOK)
 	var consents []wireConsent
