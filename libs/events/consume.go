@@ -35,19 +35,7 @@ func Consume(ctx context.Context, brokers []string, group string, topics []strin
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With("group", group)
-	r := kafka.NewReader(kafka.ReaderConfig{
-		Brokers:           brokers,
-		GroupID:           group,
-		GroupTopics:       topics,
-		StartOffset:       kafka.FirstOffset,
-		MaxWait:           500 * time.Millisecond,
-		HeartbeatInterval: time.Second,
-		SessionTimeout:    10 * time.Second,
-		RebalanceTimeout:  10 * time.Second,
-		ErrorLogger: kafka.LoggerFunc(func(msg string, args ...any) {
-			log.Warn("kafka reader: " + fmt.Sprintf(msg, args...))
-		}),
-	})
+	r := newReader(brokers, group, topics, 0, log)
 	defer r.Close()
 
 	for backoff := retryMin; ; {
@@ -77,22 +65,59 @@ func Consume(ctx context.Context, brokers []string, group string, topics []strin
 // handleMessage decodes m and calls handle until it succeeds. It returns false
 // when ctx ended first.
 func handleMessage(ctx context.Context, m kafka.Message, log *slog.Logger, handle func(context.Context, Envelope) error) bool {
+	env, ok := decode(m, log)
+	if !ok {
+		return true
+	}
+	return untilHandled(ctx, log, "handling event failed; retrying", func() error { return handle(ctx, env) },
+		"event_id", env.ID, "type", env.Type)
+}
+
+// newReader returns a consumer-group reader of topics that starts a new
+// group at the oldest retained message. queue is how many fetched messages
+// it holds ahead of the caller (kafka-go's default of 100 when 0).
+func newReader(brokers []string, group string, topics []string, queue int, log *slog.Logger) *kafka.Reader {
+	return kafka.NewReader(kafka.ReaderConfig{
+		Brokers:           brokers,
+		GroupID:           group,
+		GroupTopics:       topics,
+		StartOffset:       kafka.FirstOffset,
+		MaxWait:           500 * time.Millisecond,
+		QueueCapacity:     queue,
+		HeartbeatInterval: time.Second,
+		SessionTimeout:    10 * time.Second,
+		RebalanceTimeout:  10 * time.Second,
+		ErrorLogger: kafka.LoggerFunc(func(msg string, args ...any) {
+			log.Warn("kafka reader: " + fmt.Sprintf(msg, args...))
+		}),
+	})
+}
+
+// decode reads the envelope of m. A message that is not an envelope at all
+// is logged and reported false: no retry can change it.
+func decode(m kafka.Message, log *slog.Logger) (Envelope, bool) {
 	var env Envelope
 	if err := json.Unmarshal(m.Value, &env); err != nil || env.ID == "" {
 		log.Error("skipping a message that is not an event envelope",
 			"topic", m.Topic, "partition", m.Partition, "offset", m.Offset, "err", err)
-		return true
+		return Envelope{}, false
 	}
+	return env, true
+}
+
+// untilHandled calls handle until it returns nil, waiting between attempts
+// with exponential backoff (100 ms doubling to 30 s) and logging each
+// failure as msg with attrs. It returns false when ctx ended first.
+func untilHandled(ctx context.Context, log *slog.Logger, msg string, handle func() error, attrs ...any) bool {
 	for attempt, backoff := 1, retryMin; ; attempt++ {
-		err := handle(ctx, env)
+		err := handle()
 		if err == nil {
 			return true
 		}
 		if ctx.Err() != nil {
 			return false
 		}
-		log.Warn("handling event failed; retrying", "event_id", env.ID, "type", env.Type,
-			"attempt", attempt, "retry_in", backoff, "err", err)
+		log.Warn(msg, append(attrs[:len(attrs):len(attrs)], "attempt", attempt, "retry_in", backoff, "err", err)...)
 		if !sleep(ctx, backoff) {
 			return false
 		}

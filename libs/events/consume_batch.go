@@ -1,0 +1,137 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// Defaults of BatchLimits.
+const (
+	DefaultBatchSize = 500
+	DefaultBatchWait = 10 * time.Millisecond
+)
+
+// BatchLimits bound the batches ConsumeBatch hands to its handler.
+type BatchLimits struct {
+	// Size is the most messages in one batch (DefaultBatchSize when 0).
+	Size int
+	// Wait is how long a batch stays open for more messages once its first
+	// message arrived (DefaultBatchWait when 0). A batch never waits for its
+	// first message longer than the broker takes to deliver one.
+	Wait time.Duration
+}
+
+func (l BatchLimits) withDefaults() BatchLimits {
+	if l.Size <= 0 {
+		l.Size = DefaultBatchSize
+	}
+	if l.Wait <= 0 {
+		l.Wait = DefaultBatchWait
+	}
+	return l
+}
+
+// ConsumeBatch is Consume for handlers that apply many events at once: it
+// reads topics as consumer group group, collects what has arrived (up to
+// limits.Size messages, waiting at most limits.Wait after the first) and
+// calls handle with the batch's events in fetch order, so the events of one
+// partition keep their order. After handle returns nil the offsets of the
+// whole batch are committed together; when it fails, the same batch is
+// retried with exponential backoff (100 ms doubling to 30 s) until it
+// succeeds, and nothing is committed meanwhile: an event is never skipped,
+// so handle must make redeliveries harmless (inbox.ClaimAll). Messages that
+// are not envelopes are logged, left out of the batch and committed with it.
+//
+// A batch may hold events of several partitions and tenants. A new group
+// starts at the oldest retained message. ConsumeBatch returns nil once ctx is
+// done, and an error only for an unusable configuration.
+func ConsumeBatch(ctx context.Context, brokers []string, group string, topics []string, limits BatchLimits,
+	log *slog.Logger, handle func(context.Context, []Envelope) error) error {
+	if len(brokers) == 0 || group == "" || len(topics) == 0 {
+		return errors.New("events: ConsumeBatch needs brokers, a group and topics")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("group", group)
+	limits = limits.withDefaults()
+	r := newReader(brokers, group, topics, limits.Size, log)
+	defer r.Close()
+
+	for backoff := retryMin; ; {
+		batch, err := fetchBatch(ctx, r, limits)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			log.Warn("fetching events", "err", err)
+		}
+		if len(batch) == 0 {
+			if !sleep(ctx, backoff) {
+				return nil
+			}
+			backoff = min(2*backoff, retryMax)
+			continue
+		}
+		backoff = retryMin
+		if !handleBatch(ctx, batch, log, handle) {
+			return nil
+		}
+		if err := r.CommitMessages(ctx, batch...); err != nil && ctx.Err() == nil {
+			// The events will come again after a rebalance; handle copes with that.
+			last := batch[len(batch)-1]
+			log.Warn("committing offsets", "messages", len(batch), "topic", last.Topic,
+				"partition", last.Partition, "offset", last.Offset, "err", err)
+		}
+	}
+}
+
+// fetchBatch waits for one message, then takes whatever else arrives within
+// l.Wait, up to l.Size messages. An error after the first message ends the
+// batch early and is returned with it.
+func fetchBatch(ctx context.Context, r *kafka.Reader, l BatchLimits) ([]kafka.Message, error) {
+	m, err := r.FetchMessage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	batch := make([]kafka.Message, 1, l.Size)
+	batch[0] = m
+	open, cancel := context.WithTimeout(ctx, l.Wait)
+	defer cancel()
+	for len(batch) < l.Size {
+		m, err := r.FetchMessage(open)
+		switch {
+		case err == nil:
+			batch = append(batch, m) // a fetched message always joins: it is never fetched again
+		case open.Err() != nil:
+			return batch, nil // the batch's time is up (or ctx ended: the caller checks)
+		default:
+			return batch, err
+		}
+	}
+	return batch, nil
+}
+
+// handleBatch decodes msgs and calls handle with their events until it
+// succeeds. It returns false when ctx ended first.
+func handleBatch(ctx context.Context, msgs []kafka.Message, log *slog.Logger,
+	handle func(context.Context, []Envelope) error) bool {
+	envs := make([]Envelope, 0, len(msgs))
+	for _, m := range msgs {
+		if env, ok := decode(m, log); ok {
+			envs = append(envs, env)
+		}
+	}
+	if len(envs) == 0 {
+		return true
+	}
+	first, last := msgs[0], msgs[len(msgs)-1]
+	return untilHandled(ctx, log, "handling a batch of events failed; retrying",
+		func() error { return handle(ctx, envs) },
+		"events", len(envs), "first_event_id", envs[0].ID, "topic", first.Topic,
+		"first_offset", first.Offset, "last_offset", last.Offset)
+}
