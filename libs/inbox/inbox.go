@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -43,6 +44,30 @@ func Claim(ctx context.Context, tx pgx.Tx, consumer, eventID string) (bool, erro
 		return false, fmt.Errorf("inbox: claiming event %s: %w", eventID, err)
 	}
 	return tag.RowsAffected() == 1, nil
+}
+
+// ClaimAll is Claim for many events in one statement: it claims every id of
+// eventIDs not claimed yet and returns those (sorted; apply these), leaving
+// out the redeliveries and repeated ids. The ids are inserted in sorted
+// order, so concurrent ClaimAll calls over overlapping sets wait for each
+// other instead of deadlocking.
+func ClaimAll(ctx context.Context, tx pgx.Tx, consumer string, eventIDs []string) ([]string, error) {
+	if len(eventIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, `INSERT INTO inbox (consumer, event_id)
+		SELECT DISTINCT $1::text, id FROM unnest($2::text[]) AS id ORDER BY 2
+		ON CONFLICT DO NOTHING
+		RETURNING event_id`, consumer, eventIDs)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: claiming %d events: %w", len(eventIDs), err)
+	}
+	claimed, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("inbox: claiming %d events: %w", len(eventIDs), err)
+	}
+	slices.Sort(claimed)
+	return claimed, nil
 }
 
 // Execer runs a statement: a *pgxpool.Pool, *pgx.Conn or pgx.Tx.

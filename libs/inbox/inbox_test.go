@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -132,5 +134,83 @@ func TestClaimKeepsTenantScopeAndPruneDeletesOld(t *testing.T) {
 	}
 	if first, err := claim(ctx, pool, "c", "scoped"); err != nil || first {
 		t.Fatalf("recent claim was pruned: %v, %v", first, err)
+	}
+}
+
+func claimAll(ctx context.Context, pool *pgxpool.Pool, tenantID, consumer string, ids ...string) ([]string, error) {
+	var claimed []string
+	err := tenancy.Do(ctx, pool, tenantID, func(tx pgx.Tx) error {
+		var err error
+		claimed, err = inbox.ClaimAll(ctx, tx, consumer, ids)
+		return err
+	})
+	return claimed, err
+}
+
+// ClaimAll returns each id the first time only (repeats inside one call
+// count once), per consumer, agreeing with Claim, and keeps the tenant scope.
+func TestClaimAllReturnsFirstClaimsOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	if _, err := claim(ctx, pool, "webhooks", "E2"); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name     string
+		consumer string
+		ids      []string
+		want     []string
+	}{
+		{"new, repeated and already claimed", "webhooks", []string{"E3", "E1", "E2", "E3"}, []string{"E1", "E3"}},
+		{"redelivery of the batch", "webhooks", []string{"E3", "E1", "E2", "E3"}, nil},
+		{"another consumer", "gateway", []string{"E2", "E1"}, []string{"E1", "E2"}},
+		{"empty", "webhooks", nil, nil},
+	}
+	for _, s := range steps {
+		got, err := claimAll(ctx, pool, "T1", s.consumer, s.ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(s.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: ClaimAll (-want +got):\n%s", s.name, diff)
+		}
+	}
+	if first, err := claim(ctx, pool, "webhooks", "E1"); err != nil || first {
+		t.Errorf("Claim after ClaimAll = %v, %v; want false", first, err)
+	}
+	var tenants []string
+	rows, err := pool.Query(ctx, "SELECT DISTINCT coalesce(tenant_id, '-') FROM inbox WHERE event_id IN ('E1', 'E3')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tenants, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"T1"}, tenants); diff != "" {
+		t.Errorf("tenant_id of batch claims (-want +got):\n%s", diff)
+	}
+}
+
+func TestClaimAllRollsBackWithItsTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	failed := errors.New("handler failed")
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if got, err := inbox.ClaimAll(ctx, tx, "c", []string{"E1", "E2"}); err != nil || len(got) != 2 {
+			t.Fatalf("first ClaimAll = %v, %v", got, err)
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatal(err)
+	}
+	got, err := claimAll(ctx, pool, "T1", "c", "E1", "E2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"E1", "E2"}, got); diff != "" {
+		t.Errorf("ClaimAll after rollback (-want +got):\n%s", diff)
 	}
 }
