@@ -47,14 +47,15 @@ type Config struct {
 	// store (devstack passes a pool of its own CA); ExtraCAFile adds to it.
 	ExtraRootCAs *x509.CertPool
 	// Consumers is the number of consumer-group members per replica; each
-	// handles its share of the topics' partitions one event at a time
-	// (WEBHOOK_CONSUMERS, 3).
+	// handles its share of the topics' partitions in batches (up to 500
+	// events, each tenant's share in one transaction) (WEBHOOK_CONSUMERS, 3).
 	Consumers int
 	// DispatchConcurrency bounds the deliveries in flight per replica
 	// (WEBHOOK_DISPATCH_CONCURRENCY, 64).
 	DispatchConcurrency int
 	// PollInterval is how often the dispatcher polls the queue besides
-	// notifications (WEBHOOK_POLL_INTERVAL, 250ms).
+	// being woken in-process by the ingester: deliveries other replicas
+	// queued and retries that came due (WEBHOOK_POLL_INTERVAL, 250ms).
 	PollInterval time.Duration
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger

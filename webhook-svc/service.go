@@ -171,7 +171,7 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, errs chan<- error, cf
 		}
 	})
 	if len(cfg.KafkaBrokers) > 0 {
-		in := ingest.New(st, nil, log)
+		in := ingest.New(st, nil, log, d.Wake)
 		for range cfg.Consumers {
 			wg.Go(func() {
 				if err := in.Run(ctx, cfg.KafkaBrokers); err != nil && ctx.Err() == nil {

@@ -48,7 +48,8 @@ type Options struct {
 	Jitter func() float64
 	// Concurrency bounds the deliveries in flight.
 	Concurrency int
-	// PollInterval is how often the queue is polled besides notifications.
+	// PollInterval is how often the queue is polled besides wake-ups: it
+	// finds deliveries another replica queued and retries that came due.
 	PollInterval time.Duration
 	// Lease is how long a claim holds a delivery; past it another
 	// dispatcher may claim it (the holder died).
@@ -70,6 +71,7 @@ type Dispatcher struct {
 	endpoints *endpoints
 	metrics   *metrics
 	freed     chan struct{}
+	wake      chan struct{}
 }
 
 // New returns a dispatcher.
@@ -87,7 +89,7 @@ func New(o Options) (*Dispatcher, error) {
 		return nil, err
 	}
 	return &Dispatcher{
-		opts: o, log: log, metrics: m, freed: make(chan struct{}, 1),
+		opts: o, log: log, metrics: m, freed: make(chan struct{}, 1), wake: make(chan struct{}, 1),
 		endpoints: newEndpoints(o),
 	}, nil
 }
@@ -126,13 +128,17 @@ func withDefaults(o Options) Options {
 // now is the clock as Postgres keeps time.
 func (d *Dispatcher) now() time.Time { return d.opts.Now().UTC().Truncate(time.Microsecond) }
 
-// Run dispatches until ctx is done: it wakes on notifications of new
-// deliveries, on every poll interval and when a slot frees up, claims as
-// many due deliveries as it has free slots and sends them concurrently.
-// In-flight attempts finish (within the attempt timeout) before it returns.
+// Wake tells Run that deliveries were queued (the ingester calls it after
+// its commit), so they go out without waiting for the next poll. It never
+// blocks; wake-ups before Run looks are merged into one.
+func (d *Dispatcher) Wake() { signal(d.wake) }
+
+// Run dispatches until ctx is done: it wakes on Wake, on every poll interval
+// (deliveries queued by other replicas, retries come due) and when a slot
+// frees up, claims as many due deliveries as it has free slots and sends
+// them concurrently. In-flight attempts finish (within the attempt timeout)
+// before it returns.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	wake := make(chan struct{}, 1)
-	go d.listen(ctx, wake)
 	ticker := time.NewTicker(d.opts.PollInterval)
 	defer ticker.Stop()
 	sem := make(chan struct{}, d.opts.Concurrency)
@@ -157,7 +163,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-wake:
+		case <-d.wake:
 		case <-ticker.C:
 		case <-d.freed:
 		}
@@ -201,10 +207,7 @@ func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, sem chan struct
 		wg.Go(func() {
 			defer func() {
 				<-sem
-				select {
-				case d.freed <- struct{}{}:
-				default:
-				}
+				signal(d.freed)
 			}()
 			d.handle(sendCtx, c, job, ok)
 		})
@@ -229,4 +232,13 @@ func (d *Dispatcher) load(ctx context.Context, claims []store.Claim) (map[string
 		}
 	}
 	return jobs, nil
+}
+
+// signal sends on a channel of capacity one without blocking: a signal
+// already pending stands for this one too.
+func signal(c chan<- struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }

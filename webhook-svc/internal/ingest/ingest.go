@@ -22,49 +22,90 @@ const Group = "webhook-svc"
 
 // Ingester handles consumed events.
 type Ingester struct {
-	store *store.Store
-	now   func() time.Time
-	log   *slog.Logger
+	store  *store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	queued func()
 }
 
 // New returns an ingester; now is the clock deliveries are due by
-// (time.Now when nil).
-func New(s *store.Store, now func() time.Time, log *slog.Logger) *Ingester {
+// (time.Now when nil). queued, when set, is called after each commit that
+// queued deliveries: the dispatcher's Wake, so a delivery goes out without
+// waiting for the dispatcher's next poll.
+func New(s *store.Store, now func() time.Time, log *slog.Logger, queued func()) *Ingester {
 	if now == nil {
 		now = time.Now
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Ingester{store: s, now: now, log: log}
-}
-
-// Run consumes every topic as group Group until ctx is done.
-func (in *Ingester) Run(ctx context.Context, brokers []string) error {
-	return events.Consume(ctx, brokers, Group, events.AllTopics(), in.log, in.Handle)
-}
-
-// Handle turns one event into deliveries. Internal event types are skipped.
-// A redelivered event creates nothing (the inbox claim), and the claim
-// commits with the deliveries, so a crash between them loses nothing.
-func (in *Ingester) Handle(ctx context.Context, env events.Envelope) error {
-	if !events.IsPublic(env.Type) || env.TenantID == "" {
-		return nil
+	if queued == nil {
+		queued = func() {}
 	}
-	body, err := Body(env)
+	return &Ingester{store: s, now: now, log: log, queued: queued}
+}
+
+// Run consumes every topic as group Group, in batches, until ctx is done.
+func (in *Ingester) Run(ctx context.Context, brokers []string) error {
+	return events.ConsumeBatch(ctx, brokers, Group, events.AllTopics(), events.BatchLimits{}, in.log, in.HandleBatch)
+}
+
+// Handle is HandleBatch of one event.
+func (in *Ingester) Handle(ctx context.Context, env events.Envelope) error {
+	return in.HandleBatch(ctx, []events.Envelope{env})
+}
+
+// HandleBatch turns a batch of events into deliveries. Internal event types
+// are skipped. The public events are grouped by tenant (in the order the
+// tenants first appear; each group keeps the batch's order), and each group
+// is stored in one transaction scoped to its tenant (store.Ingest). A
+// redelivered event creates nothing (the inbox claim), and the claims commit
+// with the deliveries, so a crash loses nothing. When a group fails, the
+// groups before it stay committed and the error is returned: the consumer
+// retries the whole batch, and the inbox skips what is in already.
+func (in *Ingester) HandleBatch(ctx context.Context, batch []events.Envelope) error {
+	groups, err := byTenant(batch)
 	if err != nil {
 		return err
 	}
 	now := in.now().UTC().Truncate(time.Microsecond)
-	ev := store.Event{ID: env.ID, TenantID: env.TenantID, Type: env.Type, Body: body, CreatedAt: env.OccurredAt}
-	n, err := in.store.Ingest(ctx, ev, webhook.PatternsFor(env.Type), now, func() string { return ids.NewAt(now) })
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		in.log.Debug("event queued for delivery", "event_id", env.ID, "type", env.Type, "deliveries", n)
+	newID := func() string { return ids.NewAt(now) }
+	for _, g := range groups {
+		n, err := in.store.Ingest(ctx, g[0].TenantID, g, now, newID)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			in.queued()
+			in.log.Debug("events queued for delivery", "tenant_id", g[0].TenantID, "events", len(g), "deliveries", n)
+		}
 	}
 	return nil
+}
+
+// byTenant renders the public events of batch and groups them by tenant.
+func byTenant(batch []events.Envelope) ([][]store.Event, error) {
+	var groups [][]store.Event
+	index := map[string]int{}
+	for _, env := range batch {
+		if !events.IsPublic(env.Type) || env.TenantID == "" {
+			continue
+		}
+		body, err := Body(env)
+		if err != nil {
+			return nil, err
+		}
+		ev := store.Event{ID: env.ID, TenantID: env.TenantID, Type: env.Type, Body: body,
+			CreatedAt: env.OccurredAt, Patterns: webhook.PatternsFor(env.Type)}
+		i, ok := index[env.TenantID]
+		if !ok {
+			i = len(groups)
+			index[env.TenantID] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], ev)
+	}
+	return groups, nil
 }
 
 // payload is the body every delivery of an event sends (contract section 9).

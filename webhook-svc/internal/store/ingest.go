@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,71 +17,141 @@ import (
 const Consumer = "webhook-svc"
 
 // Event is a consumed event ready to deliver: its id and type, the body every
-// delivery sends, and when it happened.
+// delivery sends, when it happened, and the subscription patterns that
+// match it (webhook.PatternsFor).
 type Event struct {
 	ID        string
 	TenantID  string
 	Type      string
 	Body      []byte
 	CreatedAt time.Time
+	Patterns  []string
 }
 
-// idBatch is how many delivery ids Ingest makes before it knows how many
-// endpoints match: enough for nearly every event, so one statement does it.
-const idBatch = 8
-
-// ingestSQL finds the active endpoints subscribed to any of the patterns
-// ($7) and, when there are any, stores the event body once, one delivery per
-// endpoint (ids from $8, by the endpoint's rank; at most as many as there are
-// ids) and their queue entries, due now. It returns how many endpoints match.
-const ingestSQL = `WITH eps AS (
-		SELECT id, row_number() OVER (ORDER BY id) AS n FROM endpoints
-		 WHERE is_active AND deleted_at IS NULL AND subscribed_events && $7::text[]),
-	ev AS (
+// ingestSQL stores, for one tenant ($1), the events that have deliveries
+// (arrays $2-$5), the deliveries (arrays $7-$10: id, endpoint, event, event
+// type) and their queue entries, all due at $6. A delivery that exists
+// already (one per endpoint and event) is neither made nor queued again. It
+// affects as many rows as it queued.
+const ingestSQL = `WITH ev AS (
 		INSERT INTO events (tenant_id, id, type, body, created_at)
-		SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM eps)
+		SELECT $1, e.id, e.type, e.body, e.created_at
+		  FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS e(id, type, body, created_at)
 		ON CONFLICT DO NOTHING),
 	d AS (
 		INSERT INTO deliveries (tenant_id, id, endpoint_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-		SELECT $1, ($8::text[])[eps.n], eps.id, $2, $3, 'pending', $6, $6, $6 FROM eps WHERE eps.n <= cardinality($8::text[])
+		SELECT $1, x.id, x.endpoint_id, x.event_id, x.event_type, 'pending', $6, $6, $6
+		  FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS x(id, endpoint_id, event_id, event_type)
 		ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING
-		RETURNING id),
-	q AS (
-		INSERT INTO delivery_queue (delivery_id, tenant_id, due_at) SELECT id, $1, $6 FROM d)
-	SELECT count(*) FROM eps`
+		RETURNING id)
+	INSERT INTO delivery_queue (delivery_id, tenant_id, due_at) SELECT id, $1, $6 FROM d`
 
-// Ingest turns an event into deliveries, in one transaction scoped to the
-// event's tenant: it claims the event id (inbox) and, in one statement,
-// finds the active endpoints subscribed to any of patterns, stores the event
-// once and one delivery per endpoint, and queues them due now. When more
-// endpoints match than it made ids for, it runs the statement again with
-// enough ids (deliveries already made are kept: one per endpoint and event).
-// It returns how many deliveries the event has (0 for a redelivered event).
-// newID makes delivery ids.
-func (s *Store) Ingest(ctx context.Context, ev Event, patterns []string, now time.Time, newID func() string) (int, error) {
+var errOtherTenant = errors.New("store: an event of another tenant in a tenant's ingest")
+
+// Ingest turns events of tenantID into deliveries in one transaction scoped
+// to the tenant: it claims the events' ids in one statement (inbox.ClaimAll;
+// redelivered events are left out), reads the tenant's active endpoints,
+// and in one more statement stores every claimed event that an endpoint
+// subscribes to (the body once), one delivery per subscribed endpoint and
+// their queue entries, due at now. The claims commit with the deliveries, so
+// a crash loses nothing and a redelivery adds nothing. It returns how many
+// deliveries it queued. newID makes delivery ids.
+func (s *Store) Ingest(ctx context.Context, tenantID string, evs []Event, now time.Time, newID func() string) (int, error) {
+	ids := make([]string, len(evs))
+	for i, ev := range evs {
+		if ev.TenantID != tenantID {
+			return 0, errOtherTenant
+		}
+		ids[i] = ev.ID
+	}
 	var n int
-	err := tenancy.Do(ctx, s.pool, ev.TenantID, func(tx pgx.Tx) error {
-		first, err := inbox.Claim(ctx, tx, Consumer, ev.ID)
-		if err != nil || !first {
+	err := tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		claimed, err := inbox.ClaimAll(ctx, tx, Consumer, ids)
+		if err != nil || len(claimed) == 0 {
 			return err
 		}
-		for made := idBatch; ; made = n {
-			ids := make([]string, made)
-			for i := range ids {
-				ids[i] = newID()
-			}
-			err := tx.QueryRow(ctx, ingestSQL, ev.TenantID, ev.ID, ev.Type, string(ev.Body), ev.CreatedAt, now,
-				patterns, ids).Scan(&n)
-			if err != nil {
-				return fmt.Errorf("storing deliveries of event %s: %w", ev.ID, err)
-			}
-			if n <= made {
-				return nil
-			}
+		eps, err := liveEndpoints(ctx, tx)
+		if err != nil || len(eps) == 0 {
+			return err
 		}
+		p := plan(evs, claimed, eps, newID)
+		if len(p.deliveryIDs) == 0 {
+			return nil
+		}
+		tag, err := tx.Exec(ctx, ingestSQL, tenantID, p.eventIDs, p.types, p.bodies, p.createdAt, now,
+			p.deliveryIDs, p.endpointIDs, p.deliveryEvents, p.deliveryTypes)
+		if err != nil {
+			return fmt.Errorf("storing deliveries: %w", err)
+		}
+		n = int(tag.RowsAffected())
+		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("ingesting event %s: %w", ev.ID, err)
+		return 0, fmt.Errorf("ingesting %d events of tenant %s: %w", len(evs), tenantID, err)
 	}
 	return n, nil
+}
+
+// subscriber is an active endpoint and what it subscribes to.
+type subscriber struct {
+	id       string
+	patterns []string
+}
+
+func liveEndpoints(ctx context.Context, tx pgx.Tx) ([]subscriber, error) {
+	rows, err := tx.Query(ctx, `SELECT id, subscribed_events FROM endpoints
+		WHERE is_active AND deleted_at IS NULL ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("reading active endpoints: %w", err)
+	}
+	eps, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (subscriber, error) {
+		var s subscriber
+		err := row.Scan(&s.id, &s.patterns)
+		return s, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading active endpoints: %w", err)
+	}
+	return eps, nil
+}
+
+// ingestPlan is the arrays of ingestSQL.
+type ingestPlan struct {
+	eventIDs, types, bodies                                 []string
+	createdAt                                               []time.Time
+	deliveryIDs, endpointIDs, deliveryEvents, deliveryTypes []string
+}
+
+// plan matches each claimed event (once, in batch order) with the endpoints
+// subscribed to any of its patterns.
+func plan(evs []Event, claimed []string, eps []subscriber, newID func() string) ingestPlan {
+	var p ingestPlan
+	open := make(map[string]bool, len(claimed))
+	for _, id := range claimed {
+		open[id] = true
+	}
+	for _, ev := range evs {
+		if !open[ev.ID] {
+			continue
+		}
+		delete(open, ev.ID) // a repeated id is planned once
+		matched := false
+		for _, ep := range eps {
+			if !slices.ContainsFunc(ep.patterns, func(s string) bool { return slices.Contains(ev.Patterns, s) }) {
+				continue
+			}
+			matched = true
+			p.deliveryIDs = append(p.deliveryIDs, newID())
+			p.endpointIDs = append(p.endpointIDs, ep.id)
+			p.deliveryEvents = append(p.deliveryEvents, ev.ID)
+			p.deliveryTypes = append(p.deliveryTypes, ev.Type)
+		}
+		if matched {
+			p.eventIDs = append(p.eventIDs, ev.ID)
+			p.types = append(p.types, ev.Type)
+			p.bodies = append(p.bodies, string(ev.Body))
+			p.createdAt = append(p.createdAt, ev.CreatedAt)
+		}
+	}
+	return p
 }

@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-// Channel is the Postgres notification channel a commit that queued
-// deliveries signals (the delivery_queue trigger).
-const Channel = "webhook_dispatch"
-
 // Claim is a queued delivery a dispatcher holds: the delivery, its tenant
 // and the token that proves the hold.
 type Claim struct {

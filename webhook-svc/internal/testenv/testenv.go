@@ -101,7 +101,7 @@ func New(t testing.TB, clock *Clock) *Env {
 	if clock != nil {
 		now = clock.Now
 	}
-	return &Env{DB: db, Store: st, Sealer: sl, App: app.New(st, sl, now), Ingest: ingest.New(st, now, nil), Clock: clock}
+	return &Env{DB: db, Store: st, Sealer: sl, App: app.New(st, sl, now), Ingest: ingest.New(st, now, nil, nil), Clock: clock}
 }
 
 // Endpoint creates an active endpoint subscribed to patterns and returns it
