@@ -22,6 +22,7 @@ import (
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
 	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
+	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
 
 // Defaults of Options.
@@ -70,6 +71,7 @@ type Dispatcher struct {
 	log       *slog.Logger
 	endpoints *endpoints
 	metrics   *metrics
+	recorder  *recorder
 	freed     chan struct{}
 	wake      chan struct{}
 }
@@ -90,7 +92,7 @@ func New(o Options) (*Dispatcher, error) {
 	}
 	return &Dispatcher{
 		opts: o, log: log, metrics: m, freed: make(chan struct{}, 1), wake: make(chan struct{}, 1),
-		endpoints: newEndpoints(o),
+		endpoints: newEndpoints(o), recorder: newRecorder(o.Store, webhook.DisableThreshold),
 	}, nil
 }
 
@@ -134,8 +136,8 @@ func (d *Dispatcher) now() time.Time { return d.opts.Now().UTC().Truncate(time.M
 func (d *Dispatcher) Wake() { signal(d.wake) }
 
 // Run dispatches until ctx is done: it wakes on Wake, on every poll interval
-// (deliveries queued by other replicas, retries come due) and when a slot
-// frees up, claims as many due deliveries as it has free slots and sends
+// (deliveries queued by other replicas, retries come due) and when slots
+// free up, claims as many due deliveries as it has free slots and sends
 // them concurrently. In-flight attempts finish (within the attempt timeout)
 // before it returns.
 func (d *Dispatcher) Run(ctx context.Context) error {
@@ -145,9 +147,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	lastPrune := time.Now()
+	refill := max(1, d.opts.Concurrency/4)
+	claim := true
 	for {
 		free := cap(sem) - len(sem)
-		if free > 0 {
+		if claim && free > 0 {
 			n, err := d.dispatchDue(ctx, free, sem, &wg)
 			if err != nil && ctx.Err() == nil {
 				d.log.Warn("dispatching due deliveries", "err", err)
@@ -164,8 +168,15 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-d.wake:
+			claim = true
 		case <-ticker.C:
+			claim = true
 		case <-d.freed:
+			// Refill in chunks: one claim and one read of the deliveries
+			// per quarter of the slots, not per finished attempt. A wake-up
+			// or the next poll claims for fewer free slots.
+			free := cap(sem) - len(sem)
+			claim = free >= refill || free == cap(sem)
 		}
 	}
 }

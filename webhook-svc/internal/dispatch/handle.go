@@ -102,7 +102,8 @@ func (d *Dispatcher) record(ctx context.Context, c store.Claim, job store.Job, a
 			o.Status, o.NextAttemptAt = webhook.StatusRetrying, &next
 		}
 	}
-	_, disabled, err := d.opts.Store.Record(ctx, c.TenantID, o, webhook.DisableThreshold)
+	rec, err := d.recorder.record(ctx, c.TenantID, o)
+	disabled := rec.Disabled
 	if err != nil {
 		log.Warn("recording attempt", "err", err)
 		return

@@ -116,3 +116,130 @@ func TestBodyShape(t *testing.T) {
 		t.Errorf("body\n got %s\nwant %s", b, want)
 	}
 }
+
+// eventIDs maps each delivery's event id of an endpoint to how many
+// deliveries it has.
+func eventIDs(t *testing.T, env *testenv.Env, tenantID, endpointID string) map[string]int {
+	t.Helper()
+	got := map[string]int{}
+	for _, d := range env.Deliveries(t, tenantID, endpointID) {
+		got[d.EventID]++
+	}
+	return got
+}
+
+func queued(t *testing.T, env *testenv.Env) int {
+	t.Helper()
+	var n int
+	if err := env.DB.Pool.QueryRow(context.Background(), "SELECT count(*) FROM delivery_queue").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A batch of events of several tenants, interleaved as one partition
+// carries them, becomes one delivery per event and subscribed endpoint, in
+// the event's tenant only; handling the same batch again adds nothing.
+func TestHandleBatchIngestsEachEventOnceInItsTenant(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := testenv.New(t, testenv.NewClock())
+	const third = "01JTENANT0000000000000000C" // no endpoints
+	const url = "https://hooks.example.com/x"
+	contactsA := env.Endpoint(t, tenant, url, "contact.*")
+	allA := env.Endpoint(t, tenant, url, "*")
+	createdB := env.Endpoint(t, other, url, "contact.created")
+
+	want := map[string]map[string]int{contactsA.ID: {}, allA.ID: {}, createdB.ID: {}}
+	var batch []events.Envelope
+	for i := range 30 {
+		tenantID := []string{tenant, other, third}[i%3]
+		typ := []string{"contact.created", "receivable.created"}[i/3%2]
+		ev, err := events.New(typ, tenantID, "", map[string]int{"n": i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch = append(batch, ev)
+		switch {
+		case tenantID == tenant:
+			want[allA.ID][ev.ID] = 1
+			if typ == "contact.created" {
+				want[contactsA.ID][ev.ID] = 1
+			}
+		case tenantID == other && typ == "contact.created":
+			want[createdB.ID][ev.ID] = 1
+		}
+	}
+	internal, err := events.New(events.TypeTokenRevoked, tenant, "", map[string]int{"token_id": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch = append(batch, internal, batch[0]) // an internal event and a repeat inside the batch
+
+	total := 0
+	for _, m := range want {
+		total += len(m)
+	}
+	for _, round := range []string{"first delivery", "redelivery"} {
+		if err := env.Ingest.HandleBatch(ctx, batch); err != nil {
+			t.Fatalf("%s: %v", round, err)
+		}
+		for _, ep := range []struct{ tenant, id string }{{tenant, contactsA.ID}, {tenant, allA.ID}, {other, createdB.ID}} {
+			if diff := cmp.Diff(want[ep.id], eventIDs(t, env, ep.tenant, ep.id)); diff != "" {
+				t.Errorf("%s: deliveries per event of endpoint %s (-want +got):\n%s", round, ep.id, diff)
+			}
+		}
+		if n := queued(t, env); n != total {
+			t.Errorf("%s: %d queued deliveries, want %d", round, n, total)
+		}
+	}
+}
+
+// When one tenant's share of a batch fails, the shares before it stay
+// committed; the batch handled again delivers each event once.
+func TestHandleBatchRetryAfterPartialFailure(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := testenv.New(t, testenv.NewClock())
+	const url = "https://hooks.example.com/x"
+	epA := env.Endpoint(t, tenant, url, "*")
+	epB := env.Endpoint(t, other, url, "*")
+	wantA, wantB := map[string]int{}, map[string]int{}
+	var good []events.Envelope
+	for i := range 6 {
+		tenantID, want := tenant, wantA
+		if i >= 3 {
+			tenantID, want = other, wantB
+		}
+		ev, err := events.New("contact.updated", tenantID, "", map[string]int{"n": i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		good = append(good, ev)
+		want[ev.ID] = 1
+	}
+	bad, err := events.New("contact.updated", "not\x01a tenant", "", map[string]int{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := append(append(append([]events.Envelope(nil), good[:3]...), bad), good[3:]...)
+	if err := env.Ingest.HandleBatch(ctx, failing); err == nil {
+		t.Fatal("a batch with an unusable tenant id was handled")
+	}
+	if diff := cmp.Diff(wantA, eventIDs(t, env, tenant, epA.ID)); diff != "" {
+		t.Errorf("after the failure, first tenant's deliveries (-want +got):\n%s", diff)
+	}
+	if got := eventIDs(t, env, other, epB.ID); len(got) != 0 {
+		t.Errorf("after the failure, the tenant after the failing one has deliveries %v, want none", got)
+	}
+
+	if err := env.Ingest.HandleBatch(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantA, eventIDs(t, env, tenant, epA.ID)); diff != "" {
+		t.Errorf("after the retry, first tenant's deliveries (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantB, eventIDs(t, env, other, epB.ID)); diff != "" {
+		t.Errorf("after the retry, second tenant's deliveries (-want +got):\n%s", diff)
+	}
+}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -129,30 +131,59 @@ e AS (
 	RETURNING NOT is_active AND disabled_at = $9 AS disabled)
 SELECT (SELECT count(*) FROM d), COALESCE((SELECT disabled FROM e), false)`
 
-// Record stores the outcome of an attempt, in one pipelined round trip
-// scoped to the tenant, and reports whether it was written (false: the
-// attempt was recorded meanwhile by another claim) and whether it disabled
-// the endpoint, in which case the endpoint's other open deliveries are then
-// cancelled.
-func (s *Store) Record(ctx context.Context, tenantID string, o Outcome, disableAt int) (written, disabled bool, err error) {
-	var n int
-	b := &pgx.Batch{}
-	b.Queue(recordSQL, o.Claim.DeliveryID, tenantID, o.Status, o.Attempt, o.ResponseStatus,
-		o.Error, o.NextAttemptAt, o.Succeeded, o.AttemptedAt, int(o.Duration.Milliseconds()), o.Claim.Token,
-		disableAt).QueryRow(func(row pgx.Row) error { return row.Scan(&n, &disabled) })
-	if err := tenancy.Batch(ctx, s.pool, tenantID, b); err != nil {
-		return false, false, fmt.Errorf("recording attempt of delivery %s: %w", o.Claim.DeliveryID, err)
+// Recorded is what became of one recorded outcome: Written is false when
+// the attempt had been recorded meanwhile by another claim; Disabled is true
+// when it disabled the endpoint (whose other open deliveries are then
+// cancelled).
+type Recorded struct {
+	Written, Disabled bool
+}
+
+// Record stores the outcomes of attempts of tenantID's deliveries, one
+// statement each, in one pipelined round trip scoped to the tenant: one
+// commit for all of them. The statements go in endpoint order (stable), so
+// concurrent calls lock endpoint rows in the same order. The result has one
+// entry per outcome, in the order given. When an outcome disabled its
+// endpoint, the endpoint's other open deliveries are cancelled afterwards.
+// When a statement fails, nothing is written and the error is returned.
+func (s *Store) Record(ctx context.Context, tenantID string, outcomes []Outcome, disableAt int) ([]Recorded, error) {
+	order := make([]int, len(outcomes))
+	for i := range order {
+		order[i] = i
 	}
-	if disabled {
+	slices.SortStableFunc(order, func(a, b int) int {
+		return strings.Compare(outcomes[a].EndpointID, outcomes[b].EndpointID)
+	})
+	out := make([]Recorded, len(outcomes))
+	b := &pgx.Batch{}
+	for _, i := range order {
+		o := outcomes[i]
+		b.Queue(recordSQL, o.Claim.DeliveryID, tenantID, o.Status, o.Attempt, o.ResponseStatus,
+			o.Error, o.NextAttemptAt, o.Succeeded, o.AttemptedAt, int(o.Duration.Milliseconds()), o.Claim.Token,
+			disableAt).QueryRow(func(row pgx.Row) error {
+			var n int
+			err := row.Scan(&n, &out[i].Disabled)
+			out[i].Written = n == 1
+			return err
+		})
+	}
+	if err := tenancy.Batch(ctx, s.pool, tenantID, b); err != nil {
+		return nil, fmt.Errorf("recording %d attempts: %w", len(outcomes), err)
+	}
+	for i, r := range out {
+		if !r.Disabled {
+			continue
+		}
+		o := outcomes[i]
 		err := tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
 			_, err := cancelOpen(ctx, tx, o.EndpointID, o.AttemptedAt)
 			return err
 		})
 		if err != nil {
-			return false, false, err
+			return nil, err
 		}
 	}
-	return n == 1, disabled, nil
+	return out, nil
 }
 
 // Defer moves a claimed delivery to until without an attempt (the

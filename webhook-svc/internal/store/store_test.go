@@ -6,12 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/libs/testkit"
+	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
+	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
@@ -58,5 +61,79 @@ func TestRowLevelSecurity(t *testing.T) {
 	later, err := env.Store.ClaimDue(ctx, now.Add(2*time.Minute), now.Add(3*time.Minute), 10, ids.New())
 	if err != nil || len(later) != 1 {
 		t.Errorf("a claim past its lease was not claimable again: %+v, %v", later, err)
+	}
+}
+
+// Deliveries wake the dispatcher in-process; no trigger on the queue sends
+// a NOTIFY from every commit that queues deliveries.
+func TestQueueHasNoNotifyTrigger(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t, nil)
+	var n int
+	err := env.DB.Owner.QueryRow(context.Background(), `SELECT count(*) FROM pg_trigger
+		WHERE tgrelid = 'delivery_queue'::regclass AND NOT tgisinternal`).Scan(&n)
+	if err != nil || n != 0 {
+		t.Fatalf("delivery_queue has %d triggers (%v), want none", n, err)
+	}
+}
+
+// Record writes many outcomes in one transaction, each with its own
+// result; a stale claim (the attempt is recorded already) writes nothing.
+func TestRecordWritesEveryOutcome(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := testenv.New(t, testenv.NewClock())
+	first := env.Endpoint(t, tenant, "https://hooks.example.com/a", "*")
+	second := env.Endpoint(t, tenant, "https://hooks.example.com/b", "contact.created")
+	for range 2 {
+		env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
+	}
+	now := env.Clock.Now()
+	claims, err := env.Store.ClaimDue(ctx, now, now.Add(time.Minute), 10, ids.New())
+	if err != nil || len(claims) != 4 {
+		t.Fatalf("ClaimDue = %d claims, %v; want 4", len(claims), err)
+	}
+	jobs, err := env.Store.Jobs(ctx, tenant, []string{claims[0].DeliveryID, claims[1].DeliveryID, claims[2].DeliveryID, claims[3].DeliveryID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := now.Add(5 * time.Second)
+	var outcomes []store.Outcome
+	want := map[string]string{}
+	for i, c := range claims {
+		o := store.Outcome{Claim: c, Attempt: 1, Succeeded: true, Status: webhook.StatusSucceeded,
+			AttemptedAt: now, EndpointID: jobs[c.DeliveryID].Endpoint.ID}
+		if i%2 == 1 {
+			msg := "HTTP 500"
+			o.Succeeded, o.Status, o.Error, o.NextAttemptAt = false, webhook.StatusRetrying, &msg, &next
+		}
+		outcomes = append(outcomes, o)
+		want[c.DeliveryID] = o.Status
+	}
+	got, err := env.Store.Record(ctx, tenant, outcomes, webhook.DisableThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]store.Recorded{{Written: true}, {Written: true}, {Written: true}, {Written: true}}, got); diff != "" {
+		t.Errorf("Record (-want +got):\n%s", diff)
+	}
+	status := map[string]string{}
+	for _, ep := range []string{first.ID, second.ID} {
+		for _, d := range env.Deliveries(t, tenant, ep) {
+			status[d.ID] = d.Status
+			if d.AttemptCount != 1 || len(d.Attempts) != 1 {
+				t.Errorf("delivery %s: %d attempts (%d rows), want 1", d.ID, d.AttemptCount, len(d.Attempts))
+			}
+		}
+	}
+	if diff := cmp.Diff(want, status); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	again, err := env.Store.Record(ctx, tenant, outcomes, webhook.DisableThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(make([]store.Recorded, len(outcomes)), again); diff != "" {
+		t.Errorf("recording the same attempts again (-want +got):\n%s", diff)
 	}
 }
