@@ -27,15 +27,22 @@ type Job struct {
 	Live bool
 }
 
-const jobsSQL = `SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
+// jobsSQL reads deliveries by id: first the deliveries alone (a
+// primary-key lookup each), then their endpoints and events. Fenced off
+// (MATERIALIZED), the lookup does not depend on statistics: joined freely,
+// a freshly filled table without statistics had the planner read every
+// delivery of the endpoint and filter them by id (14 ms for 16 of 10,000).
+const jobsSQL = `WITH d AS MATERIALIZED (
+		SELECT id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count
+		  FROM deliveries WHERE id = ANY($1))
+	SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
 		e.is_active AND e.deleted_at IS NULL,
 		e.id, e.tenant_id, e.name, e.url, e.subscribed_events, e.is_active, e.consecutive_failures,
 		e.last_succeeded_at, e.last_failed_at, e.disabled_at, e.created_at, e.updated_at,
 		e.secret, e.previous_secret, e.previous_secret_until
-		FROM deliveries d
+		FROM d
 		JOIN endpoints e ON e.tenant_id = d.tenant_id AND e.id = d.endpoint_id
-		JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id
-		WHERE d.id = ANY($1)`
+		JOIN events ev ON ev.tenant_id = d.tenant_id AND ev.id = d.event_id`
 
 // Jobs reads the deliveries ids of tenantID with their endpoint and event
 // body, in one pipelined round trip scoped to the tenant (tenancy.Batch).
