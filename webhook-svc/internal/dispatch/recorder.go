@@ -7,23 +7,28 @@ import (
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 )
 
-// maxRecordBatch bounds the outcomes one write stores.
-const maxRecordBatch = 64
+// maxRecordBatch bounds the outcomes one write stores; maxRecordWriters
+// bounds the writes in flight at once.
+const (
+	maxRecordBatch   = 64
+	maxRecordWriters = 4
+)
 
 // recorder stores the outcomes of attempts for the dispatcher's workers,
-// many in one transaction (group commit). A worker whose outcome finds no
-// write in progress writes at once; while a write is in flight, the
-// outcomes of other workers queue up, and when it ends the first of them
-// writes everything queued (up to maxRecordBatch), and so on. Alone, an
-// outcome is written at once; under load one commit covers many attempts,
-// and no worker writes more than one batch.
+// many in one transaction (group commit). A worker whose outcome finds
+// fewer than maxRecordWriters writes in progress writes at once; otherwise
+// its outcome queues, and when a write ends the first queued worker writes
+// everything queued (up to maxRecordBatch), and so on. Alone, an outcome is
+// written at once; under load one commit covers many attempts, a few
+// writes overlap (so an attempt does not wait for a whole write before its
+// own starts), and no worker writes more than one batch.
 type recorder struct {
 	store     *store.Store
 	disableAt int
 
 	mu      sync.Mutex
 	queue   []*recording
-	writing bool
+	writers int
 }
 
 // recording is one outcome waiting in the recorder.
@@ -33,7 +38,8 @@ type recording struct {
 	result   store.Recorded
 	err      error
 	// turn receives false when the outcome has been written by another
-	// worker (result and err are set), true when this worker writes next.
+	// worker (result and err are set), true when this worker writes next
+	// (its outcome is then off the queue). It receives exactly once.
 	turn chan bool
 }
 
@@ -46,32 +52,36 @@ func newRecorder(s *store.Store, disableAt int) *recorder {
 func (r *recorder) record(ctx context.Context, tenantID string, o store.Outcome) (store.Recorded, error) {
 	rec := &recording{tenantID: tenantID, outcome: o, turn: make(chan bool, 1)}
 	r.mu.Lock()
-	r.queue = append(r.queue, rec)
-	lead := !r.writing
-	r.writing = true
+	lead := r.writers < maxRecordWriters
+	if lead {
+		r.writers++
+	} else {
+		r.queue = append(r.queue, rec)
+	}
 	r.mu.Unlock()
 	if !lead && !<-rec.turn {
 		return rec.result, rec.err
 	}
-	// This worker writes; rec is at the head of the queue, so in the batch.
+	// This worker writes: its own outcome (taken off the queue by whoever
+	// handed it the turn) and what is queued, up to maxRecordBatch.
 	r.mu.Lock()
-	n := min(len(r.queue), maxRecordBatch)
-	batch := append([]*recording(nil), r.queue[:n]...)
+	n := min(len(r.queue), maxRecordBatch-1)
+	batch := append([]*recording{rec}, r.queue[:n]...)
 	r.queue = append(r.queue[:0], r.queue[n:]...)
 	r.mu.Unlock()
 
 	r.write(ctx, batch)
-	for _, b := range batch {
-		if b != rec {
-			b.turn <- false
-		}
+	for _, b := range batch[1:] {
+		b.turn <- false
 	}
 
 	r.mu.Lock()
 	if len(r.queue) > 0 {
-		r.queue[0].turn <- true
+		next := r.queue[0]
+		r.queue = append(r.queue[:0], r.queue[1:]...)
+		next.turn <- true
 	} else {
-		r.writing = false
+		r.writers--
 	}
 	r.mu.Unlock()
 	return rec.result, rec.err
