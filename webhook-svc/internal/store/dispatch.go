@@ -148,8 +148,9 @@ type Recorded struct {
 
 // Record stores the outcomes of attempts of tenantID's deliveries, one
 // statement each, in one pipelined round trip scoped to the tenant: one
-// commit for all of them. The statements go in endpoint order (stable), so
-// concurrent calls lock endpoint rows in the same order. The result has one
+// commit for all of them. It locks its endpoints (KEY SHARE, in id order)
+// before any delivery, and the statements go in endpoint order (stable), so
+// concurrent calls and API writes lock rows in the same order. The result has one
 // entry per outcome, in the order given. When an outcome disabled its
 // endpoint, the endpoint's other open deliveries are cancelled afterwards.
 // When a statement fails, nothing is written and the error is returned.
@@ -163,6 +164,17 @@ func (s *Store) Record(ctx context.Context, tenantID string, outcomes []Outcome,
 	})
 	out := make([]Recorded, len(outcomes))
 	b := &pgx.Batch{}
+	// The endpoints first, before any delivery: an API write holds its
+	// endpoint FOR UPDATE and then cancels the endpoint's deliveries, so a
+	// delivery locked here before its endpoint would deadlock with it. KEY
+	// SHARE lets concurrent Records proceed together.
+	endpoints := make([]string, 0, len(order))
+	for _, i := range order {
+		if id := outcomes[i].EndpointID; len(endpoints) == 0 || endpoints[len(endpoints)-1] != id {
+			endpoints = append(endpoints, id)
+		}
+	}
+	b.Queue(`SELECT 1 FROM endpoints WHERE id = ANY($1) ORDER BY id FOR KEY SHARE`, endpoints)
 	for _, i := range order {
 		o := outcomes[i]
 		b.Queue(recordSQL, o.Claim.DeliveryID, tenantID, o.Status, o.Attempt, o.ResponseStatus,

@@ -137,3 +137,86 @@ func TestRecordWritesEveryOutcome(t *testing.T) {
 		t.Errorf("recording the same attempts again (-want +got):\n%s", diff)
 	}
 }
+
+// An API write that holds an endpoint (FOR UPDATE) and then cancels its
+// open deliveries must not deadlock with Record of an attempt on one of
+// them: Record takes its endpoints first, before any delivery, so it waits
+// for the API's transaction instead of holding the delivery it needs.
+func TestRecordWaitsForAnEndpointWriter(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := testenv.New(t, testenv.NewClock())
+	ep := env.Endpoint(t, tenant, "https://hooks.example.com/a", "*")
+	env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
+	now := env.Clock.Now()
+	claims, err := env.Store.ClaimDue(ctx, now, now.Add(time.Minute), 10, ids.New())
+	if err != nil || len(claims) != 1 {
+		t.Fatalf("ClaimDue = %+v, %v; want one claim", claims, err)
+	}
+
+	api, err := env.DB.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Rollback(ctx)
+	if _, err := api.Exec(ctx, "SELECT set_config('"+tenancy.Setting+"', $1, true)", tenant); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.Exec(ctx, `SELECT id FROM endpoints WHERE id = $1 FOR UPDATE`, ep.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	msg := "HTTP 500"
+	next := now.Add(time.Minute)
+	recorded := make(chan error, 1)
+	go func() {
+		_, err := env.Store.Record(ctx, tenant, []store.Outcome{{Claim: claims[0], Attempt: 1,
+			Status: webhook.StatusRetrying, Error: &msg, NextAttemptAt: &next, AttemptedAt: now, EndpointID: ep.ID}},
+			webhook.DisableThreshold)
+		recorded <- err
+	}()
+	waitForLockWaiter(t, env, recorded)
+
+	if _, err := api.Exec(ctx, `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL
+		WHERE endpoint_id = $1 AND status IN ('pending', 'retrying')`, ep.ID); err != nil {
+		t.Fatalf("the API's cancel of open deliveries: %v", err)
+	}
+	if err := api.Commit(ctx); err != nil {
+		t.Fatalf("the API's commit: %v", err)
+	}
+	if err := <-recorded; err != nil {
+		t.Fatalf("Record after the API's commit: %v", err)
+	}
+	d := env.Deliveries(t, tenant, ep.ID)
+	if len(d) != 1 || d[0].Status != webhook.StatusCancelled || d[0].AttemptCount != 1 {
+		t.Errorf("deliveries = %+v; want one cancelled delivery with its attempt recorded", d)
+	}
+}
+
+// waitForLockWaiter returns once a backend of env's database waits for a
+// row lock (a bounded wait for a state, not a timing assertion); it fails
+// when done reports first.
+func waitForLockWaiter(t *testing.T, env *testenv.Env, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			t.Fatalf("Record returned (%v) while the API's transaction held the endpoint", err)
+		default:
+		}
+		var n int
+		err := env.DB.Owner.QueryRow(context.Background(), `SELECT count(*) FROM pg_locks l
+			JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no backend came to wait for a lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
