@@ -22,7 +22,9 @@ var replayedHeaders = []string{fiber.HeaderContentType, fiber.HeaderLocation}
 // Middleware guards the write routes it is mounted on (after authz.Middleware
 // and the route's ability gate, so 401 and 403 are never stored). A request
 // without Idempotency-Key passes through untouched. With a key, the
-// middleware opens the tenant's transaction (tenancy.Do), claims the key
+// middleware opens the tenant's transaction (tenancy.Pipelined: BEGIN, the
+// scope, the lock timeout and the claim travel together, and the stored
+// response with COMMIT), claims the key
 // (Run) and calls the rest of the chain inside it: the handler's use case
 // finds the transaction with TxFrom and writes in it, so the write, its
 // outbox events and the stored response commit together. Errors the handler
@@ -53,7 +55,7 @@ func Middleware(pool *pgxpool.Pool) fiber.Handler {
 			resp   Response
 			replay Replay
 		)
-		err := tenancy.Do(ctx, pool, req.TenantID, func(tx pgx.Tx) error {
+		err := tenancy.Pipelined(ctx, pool, req.TenantID, func(tx pgx.Tx) error {
 			var err error
 			resp, replay, err = Run(ctx, tx, req, func(sp pgx.Tx) (Response, error) {
 				c.SetUserContext(context.WithValue(ctx, txKey{}, scopedTx{tx: sp, tenantID: req.TenantID}))

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Run performs the guarded write fn inside tx, a transaction scoped to
@@ -68,13 +69,14 @@ ON CONFLICT (tenant_id, key) DO UPDATE
  WHERE idempotency_keys.created_at < now() - interval '24 hours'
 RETURNING true`
 
-// claim takes the key for this transaction and reports whether it did. The
+// claim takes the key for this transaction and reports whether it did; in a
+// Pipelined transaction the lock timeout travels with the claim. The
 // lock timeout stays set for the rest of the transaction: a guarded write
 // that waits longer than LockTimeout for a lock fails (and stores nothing)
 // instead of holding its key and the clients waiting on it.
 func claim(ctx context.Context, tx pgx.Tx, req Request, sum []byte) (bool, error) {
 	timeout := "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
-	if _, err := tx.Exec(ctx, timeout); err != nil {
+	if err := tenancy.Defer(ctx, tx, timeout); err != nil {
 		return false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
 	}
 	var claimed bool
@@ -160,7 +162,8 @@ func errorResponse(e *apierr.Error, requestID string) Response {
 	return Response{Status: e.Status, Header: header, Body: e.Marshal(requestID)}
 }
 
-// store records the response on the claimed key row.
+// store records the response on the claimed key row. In a Pipelined
+// transaction the UPDATE travels with COMMIT.
 func store(ctx context.Context, tx pgx.Tx, req Request, resp Response) error {
 	header := resp.Header
 	if header == nil {
@@ -174,7 +177,7 @@ func store(ctx context.Context, tx pgx.Tx, req Request, resp Response) error {
 	if body == nil {
 		body = []byte{}
 	}
-	_, err = tx.Exec(ctx,
+	err = tenancy.Defer(ctx, tx,
 		`UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE tenant_id = $1 AND key = $2`,
 		req.TenantID, req.Key, resp.Status, string(h), body)
 	if err != nil {
