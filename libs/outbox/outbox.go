@@ -16,13 +16,11 @@ import (
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
-
-// Channel is the notification channel the outbox trigger signals on commit.
-const Channel = "outbox"
 
 // Migrations returns the migration set of the outbox table (version table
 // goose_outbox). Pass it to pgdb.Migrate after the service's own set.
@@ -35,8 +33,11 @@ func Migrations() pgdb.MigrationSet {
 }
 
 // Add records env for publication on topic (events.TopicFor(env.Type) when
-// topic is empty), keyed by the tenant id, as part of tx. It costs one INSERT;
-// the relay is woken by a trigger when tx commits.
+// topic is empty), keyed by the tenant id, as part of tx. It costs one INSERT,
+// deferred to the next statement or the commit in a tenancy.Pipelined
+// transaction (its error then comes from there). The relay of the process
+// learns of the event from Relay.Wake after the commit (tenancy.OnCommit), or
+// finds it within its PollInterval.
 func Add(ctx context.Context, tx pgx.Tx, topic string, env events.Envelope) error {
 	if topic == "" {
 		topic = events.TopicFor(env.Type)
@@ -51,7 +52,7 @@ func Add(ctx context.Context, tx pgx.Tx, topic string, env events.Envelope) erro
 	if err != nil {
 		return fmt.Errorf("outbox: encoding %s event: %w", env.Type, err)
 	}
-	_, err = tx.Exec(ctx,
+	err = tenancy.Defer(ctx, tx,
 		"INSERT INTO outbox (event_id, topic, key, tenant_id, payload) VALUES ($1, $2, $3, $3, $4)",
 		env.ID, topic, env.TenantID, string(payload))
 	if err != nil {

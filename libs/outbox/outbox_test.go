@@ -15,6 +15,7 @@ import (
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -267,4 +268,90 @@ func waitPublished(t *testing.T, pool *pgxpool.Pool) {
 func jsonEqual(a, b json.RawMessage) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && cmp.Equal(x, y)
+}
+
+// addPipelined commits env in a tenancy.Pipelined transaction that wakes
+// relay on commit, as a service's store does.
+func addPipelined(ctx context.Context, pool *pgxpool.Pool, relay *outbox.Relay, typ string) (events.Envelope, error) {
+	env, err := events.New(typ, "T1", "req", map[string]string{"type": typ})
+	if err != nil {
+		return env, err
+	}
+	err = tenancy.Pipelined(ctx, pool, "T1", func(tx pgx.Tx) error {
+		tenancy.OnCommit(tx, relay.Wake)
+		return outbox.Add(ctx, tx, "", env)
+	})
+	return env, err
+}
+
+func TestWakePublishesWithoutThePoll(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, brokers := newPool(t), testkit.Broker(t)
+	var relay *outbox.Relay
+	startRelay(t, pool, brokers, func(r *outbox.Relay) { r.PollInterval, relay = time.Hour, r })
+
+	// The first may leave with the relay's start; the second finds the relay
+	// waiting, with an hour to its next poll: only Wake sends it.
+	for _, typ := range []string{"contact.created", "contact.updated"} {
+		env, err := addPipelined(ctx, pool, relay, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, brokers, events.TopicContacts, env.ID)
+		waitPublished(t, pool)
+	}
+}
+
+func TestPollPublishesEventsCommittedWithoutWake(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, brokers := newPool(t), testkit.Broker(t)
+	startRelay(t, pool, brokers, func(r *outbox.Relay) { r.PollInterval = 10 * time.Millisecond })
+	for _, typ := range []string{"contact.created", "contact.updated"} {
+		// Another replica's commit: nobody wakes this relay.
+		env, err := addPipelined(ctx, pool, nil, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, brokers, events.TopicContacts, env.ID)
+		waitPublished(t, pool)
+	}
+}
+
+func TestCommitsSendNoNotification(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newPool(t)
+	// NOTIFY serialised every commit that wrote events; the outbox has no
+	// trigger left.
+	var triggers int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_trigger WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal`).Scan(&triggers); err != nil {
+		t.Fatal(err)
+	}
+	if triggers != 0 {
+		t.Fatalf("outbox has %d triggers, want none", triggers)
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN outbox"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = conn.Exec(ctx, "UNLISTEN *") }()
+	if _, err := addEvent(ctx, pool, "contact.created", "T1", true); err != nil {
+		t.Fatal(err)
+	}
+	// A notification sent at that commit would be queued by now; the ping
+	// delivers it if so.
+	if err := conn.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitCtx, cancel := context.WithCancel(ctx)
+	cancel()
+	if n, err := conn.Conn().WaitForNotification(waitCtx); err == nil {
+		t.Fatalf("commit sent notification %+v", n)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,8 +17,11 @@ const relayLockKey int64 = 0x6f7574626f78 // "outbox"
 
 // Relay publishes committed outbox rows to Kafka. Run it in every replica of a
 // service: replicas take turns, so events leave in the order of their rows.
+// The store of the replica calls Wake after committing events (see
+// tenancy.OnCommit); events committed by other processes are found by the
+// poll.
 type Relay struct {
-	// PollInterval is how often the relay looks for rows without a notification
+	// PollInterval is how often the relay looks for rows without a Wake
 	// (default 100 ms).
 	PollInterval time.Duration
 	// BatchSize is the most rows claimed and published at once (default 100).
@@ -33,6 +35,7 @@ type Relay struct {
 	pool   *pgxpool.Pool
 	log    *slog.Logger
 	writer *kafka.Writer
+	wake   chan struct{}
 }
 
 // NewRelay returns a relay that reads the outbox through pool and writes to
@@ -50,6 +53,7 @@ func NewRelay(pool *pgxpool.Pool, brokers []string, log *slog.Logger) *Relay {
 		PruneInterval: time.Minute,
 		pool:          pool,
 		log:           log,
+		wake:          make(chan struct{}, 1),
 		writer: &kafka.Writer{
 			Addr:                   kafka.TCP(brokers...),
 			Balancer:               &kafka.Murmur2Balancer{},
@@ -64,20 +68,27 @@ func NewRelay(pool *pgxpool.Pool, brokers []string, log *slog.Logger) *Relay {
 	}
 }
 
+// Wake makes a running relay look for rows now instead of at its next poll;
+// it never blocks, and several wakes before the relay looks count as one.
+// Call it after a transaction that added events commits (never before: the
+// relay would not see them yet). A nil *Relay ignores it, so a store can
+// call it in a deployment that runs no relay.
+func (r *Relay) Wake() {
+	if r == nil {
+		return
+	}
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Run publishes until ctx is done, then closes the writer and returns nil. It
-// wakes on the outbox notification and every PollInterval; database or Kafka
-// errors are logged and retried with backoff. Call Run once per Relay.
+// wakes on Wake and every PollInterval; database or Kafka errors are logged
+// and retried with backoff. Call Run once per Relay.
 func (r *Relay) Run(ctx context.Context) error {
 	defer r.writer.Close()
 	r.applyDefaults()
-	wake := make(chan struct{}, 1)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		r.listen(ctx, wake)
-	}()
-	defer wg.Wait()
 
 	poll := time.NewTicker(r.PollInterval)
 	defer poll.Stop()
@@ -107,7 +118,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-wake:
+		case <-r.wake:
 		case <-poll.C:
 		}
 	}
@@ -204,5 +215,17 @@ func (r *Relay) prune(ctx context.Context) {
 		if tag.RowsAffected() < slice {
 			return
 		}
+	}
+}
+
+// sleep waits d, or less when ctx ends first (then it returns false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
