@@ -69,11 +69,16 @@ func Run(ctx context.Context, cfg Config) error {
 	defer cancel()
 
 	optIns, optInCache := cfg.optIns()
+	var relay *outbox.Relay // nil: no relay, nothing to wake
+	if len(cfg.KafkaBrokers) > 0 {
+		relay = outbox.NewRelay(pool, cfg.KafkaBrokers, log)
+	}
+
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, httpapi.Deps{
-		App:      app.New(store.New(pool), optIns),
+		App:      app.New(store.New(pool, relay), optIns),
 		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),
 		Pool:     pool,
 		Region:   cfg.DefaultRegion,
@@ -98,8 +103,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if optInCache != nil && len(cfg.KafkaBrokers) > 0 {
 		workers.Go(func() { followOptIns(ctx, cfg.KafkaBrokers, optInCache, log) })
 	}
-	if len(cfg.KafkaBrokers) > 0 {
-		relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
+	if relay != nil {
 		workers.Go(func() {
 			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
 				workerErr <- fmt.Errorf("outbox relay: %w", err)

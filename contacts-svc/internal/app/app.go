@@ -82,30 +82,31 @@ func rules(ctx context.Context, tx *store.Tx, scope Scope) (contact.Rules, error
 }
 
 // claimIdentity returns the phone record of f.Phone and checks that no live
-// contact other than self (empty for a new contact) holds the phone or the
-// external id: a *ValidationError naming each field taken.
+// contact other than self holds the phone or the external id.
 func claimIdentity(ctx context.Context, tx *store.Tx, f contact.Fields, self string) (string, error) {
-	phoneID, err := tx.EnsurePhone(ctx, f.Phone)
+	id, err := tx.ClaimIdentity(ctx, f.Phone, f.ExternalID)
 	if err != nil {
 		return "", err
 	}
-	ext := ""
-	if f.ExternalID != nil {
-		ext = *f.ExternalID
-	}
-	phoneOwner, extOwner, err := tx.LiveOwners(ctx, phoneID, ext)
-	if err != nil {
+	if err := identityTaken(id, self); err != nil {
 		return "", err
 	}
+	return id.PhoneID, nil
+}
+
+// identityTaken is the *ValidationError naming each of the phone and the
+// external id that a live contact other than self (empty for a new
+// contact) holds, or nil.
+func identityTaken(id store.Identity, self string) error {
 	taken := map[string][]string{}
-	if phoneOwner != "" && phoneOwner != self {
+	if id.PhoneOwner != "" && id.PhoneOwner != self {
 		taken["phone"] = []string{contact.MsgPhoneTaken}
 	}
-	if extOwner != "" && extOwner != self {
+	if id.ExternalIDOwner != "" && id.ExternalIDOwner != self {
 		taken["external_id"] = []string{contact.MsgExternalIDTaken}
 	}
 	if len(taken) > 0 {
-		return "", &contact.ValidationError{Fields: taken}
+		return &contact.ValidationError{Fields: taken}
 	}
-	return phoneID, nil
+	return nil
 }

@@ -31,17 +31,19 @@ func (a *App) create(ctx context.Context, tx *store.Tx, scope Scope, in contact.
 	if err != nil {
 		return contact.Contact{}, err
 	}
-	phoneID, err := claimIdentity(ctx, tx, f, "")
+	now := a.timestamp()
+	c := contact.Contact{
+		ID: ids.NewAt(now), TenantID: scope.TenantID, Fields: f, CreatedAt: now, UpdatedAt: now,
+	}
+	// The phone record, the check that no live contact holds the phone or
+	// the external id, and the insert are one statement.
+	id, err := tx.InsertNewContact(ctx, c)
 	if err != nil {
 		return contact.Contact{}, err
 	}
-	now := a.timestamp()
-	c := contact.Contact{
-		ID: ids.NewAt(now), TenantID: scope.TenantID, Fields: f, PhoneID: phoneID,
-		CreatedAt: now, UpdatedAt: now,
-	}
-	if err := tx.InsertContact(ctx, c); err != nil {
+	if err := identityTaken(id, ""); err != nil {
 		return contact.Contact{}, err
 	}
+	c.PhoneID = id.PhoneID
 	return c, publish(ctx, tx, c, EventCreated)
 }

@@ -59,7 +59,7 @@ func newEnv(t testing.TB) *env {
 	}
 	web := httpx.NewApp(slog.New(slog.DiscardHandler))
 	httpapi.Register(web, httpapi.Deps{
-		App: app.New(store.New(pool), nil), Verifier: verifier, Pool: pool, Region: "US",
+		App: app.New(store.New(pool, nil), nil), Verifier: verifier, Pool: pool, Region: "US",
 	})
 	return &env{app: web, pool: pool, signer: signer}
 }

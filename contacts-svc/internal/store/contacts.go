@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/tenancy"
 )
@@ -171,18 +172,59 @@ func (t *Tx) SaveContact(ctx context.Context, c contact.Contact) error {
 	return nil
 }
 
-// LiveOwners reports which live contact, if any, holds the phone record and
-// the external id (empty strings when none, or when externalID is empty).
-// The unique indexes decide in the end; this gives the friendly answer first.
-func (t *Tx) LiveOwners(ctx context.Context, phoneID, externalID string) (phoneOwner, externalIDOwner string, err error) {
-	err = t.tx.QueryRow(ctx, `SELECT
-		coalesce((SELECT id FROM contacts WHERE tenant_id = $1 AND phone_id = $2 AND deleted_at IS NULL), ''),
-		coalesce((SELECT id FROM contacts WHERE tenant_id = $1 AND external_id = $3 AND deleted_at IS NULL), '')`,
-		t.tenantID, phoneID, externalID).Scan(&phoneOwner, &externalIDOwner)
+// Identity is what a write learns about a contact's phone number and
+// external id: the id of the number's phone record, and the live contacts
+// that hold the record and the external id ("" for none).
+type Identity struct {
+	PhoneID, PhoneOwner, ExternalIDOwner string
+}
+
+// identitySQL ensures the phone record of $3 (id $1 when new) and selects
+// it with the live holders of it and of the external id $4 (NULL: none).
+// ensurePhoneSQL's DO UPDATE makes RETURNING answer for an existing record.
+const identitySQL = `WITH phone AS (` + ensurePhoneSQL + `), owners AS (
+	SELECT phone.id AS phone_id,
+		(SELECT c.id FROM contacts c WHERE c.tenant_id = $2 AND c.phone_id = phone.id AND c.deleted_at IS NULL) AS phone_owner,
+		(SELECT c.id FROM contacts c WHERE c.tenant_id = $2 AND c.external_id = $4 AND c.deleted_at IS NULL) AS external_id_owner
+	FROM phone)`
+
+// identityResult is the select of identitySQL's owners.
+const identityResult = ` SELECT phone_id, coalesce(phone_owner, ''), coalesce(external_id_owner, '') FROM owners`
+
+// ClaimIdentity ensures the phone record of e164 and reports which live
+// contacts hold it and externalID (nil: none), in one statement. The unique
+// indexes decide in the end; this gives the friendly answer first.
+func (t *Tx) ClaimIdentity(ctx context.Context, e164 string, externalID *string) (Identity, error) {
+	var id Identity
+	err := t.tx.QueryRow(ctx, identitySQL+identityResult, ids.New(), t.tenantID, e164, externalID).
+		Scan(&id.PhoneID, &id.PhoneOwner, &id.ExternalIDOwner)
 	if err != nil {
-		return "", "", fmt.Errorf("checking live owners: %w", err)
+		return Identity{}, fmt.Errorf("claiming phone and external id: %w", err)
 	}
-	return phoneOwner, externalIDOwner, nil
+	return id, nil
+}
+
+// insertNewContactSQL is identitySQL that also inserts the contact when no
+// live contact holds its phone record or external id.
+const insertNewContactSQL = identitySQL + `, inserted AS (
+	INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
+	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
+	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL)` + identityResult
+
+// InsertNewContact is ClaimIdentity and, when neither the phone record nor
+// the external id has a live holder, the insert of the new live contact c,
+// in one statement; c.PhoneID is ignored (the record's id is returned).
+// A concurrent insert that wins the race is contact.ErrPhoneTaken or
+// contact.ErrExternalIDTaken.
+func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity, error) {
+	var id Identity
+	err := t.tx.QueryRow(ctx, insertNewContactSQL, ids.New(), t.tenantID, c.Phone, c.ExternalID,
+		c.ID, c.FirstName, c.LastName, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt).
+		Scan(&id.PhoneID, &id.PhoneOwner, &id.ExternalIDOwner)
+	if err != nil {
+		return Identity{}, fmt.Errorf("inserting contact: %w", contactError(err))
+	}
+	return id, nil
 }
 
 // contactError turns a violated unique index into the domain's error.

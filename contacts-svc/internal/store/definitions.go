@@ -22,8 +22,27 @@ func scanDefinition(row pgx.Row) (contact.Definition, error) {
 }
 
 // AllDefinitions returns every definition of the tenant, for validating
-// custom fields (a tenant has a handful).
+// custom fields (a tenant has a handful). They come from the store's cache
+// when it holds them: up to definitionTTL old for another replica's writes,
+// never older than this replica's own committed writes.
 func (t *Tx) AllDefinitions(ctx context.Context) (contact.Definitions, error) {
+	if t.wroteDefinitions {
+		return t.readDefinitions(ctx)
+	}
+	defs, generation, ok := t.store.definitions.get(t.tenantID)
+	if ok {
+		return defs, nil
+	}
+	defs, err := t.readDefinitions(ctx)
+	if err != nil {
+		return contact.Definitions{}, err
+	}
+	t.store.definitions.put(t.tenantID, defs, generation)
+	return defs, nil
+}
+
+// readDefinitions reads every definition of the tenant.
+func (t *Tx) readDefinitions(ctx context.Context) (contact.Definitions, error) {
 	rows, err := t.tx.Query(ctx, `SELECT `+definitionColumns+` FROM contact_field_definitions
 		WHERE tenant_id = $1 ORDER BY key`, t.tenantID)
 	if err != nil {
@@ -80,6 +99,7 @@ func (t *Tx) InsertDefinition(ctx context.Context, d contact.Definition) error {
 	_, err := t.tx.Exec(ctx, `INSERT INTO contact_field_definitions (`+definitionColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		d.ID, t.tenantID, d.Key, d.Label, string(d.Type), d.Options, d.Required, d.CreatedAt, d.UpdatedAt)
+	t.definitionsChanged()
 	if pgdb.IsUniqueViolation(err, "contact_field_definitions_key_key") {
 		return contact.ErrKeyTaken
 	}
@@ -93,6 +113,7 @@ func (t *Tx) InsertDefinition(ctx context.Context, d contact.Definition) error {
 func (t *Tx) SaveDefinition(ctx context.Context, d contact.Definition) error {
 	_, err := t.tx.Exec(ctx, `UPDATE contact_field_definitions SET label = $3, options = $4, required = $5, updated_at = $6
 		WHERE tenant_id = $1 AND id = $2`, t.tenantID, d.ID, d.Label, d.Options, d.Required, d.UpdatedAt)
+	t.definitionsChanged()
 	if err != nil {
 		return fmt.Errorf("updating field definition: %w", err)
 	}
@@ -102,6 +123,7 @@ func (t *Tx) SaveDefinition(ctx context.Context, d contact.Definition) error {
 // DeleteDefinition removes a definition, or answers contact.ErrNotFound.
 func (t *Tx) DeleteDefinition(ctx context.Context, id string) error {
 	tag, err := t.tx.Exec(ctx, `DELETE FROM contact_field_definitions WHERE tenant_id = $1 AND id = $2`, t.tenantID, id)
+	t.definitionsChanged()
 	if err != nil {
 		return fmt.Errorf("deleting field definition: %w", err)
 	}

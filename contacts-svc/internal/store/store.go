@@ -23,16 +23,26 @@ import (
 
 // Store opens tenant-scoped transactions on the app pool.
 type Store struct {
-	pool *pgxpool.Pool
+	pool        *pgxpool.Pool
+	relay       *outbox.Relay
+	definitions *definitionCache
 }
 
-// New returns a store on the app pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// New returns a store on the app pool. relay, the outbox relay of the
+// process (nil when it runs none), is woken after every commit that added
+// events.
+func New(pool *pgxpool.Pool, relay *outbox.Relay) *Store {
+	return &Store{pool: pool, relay: relay, definitions: newDefinitionCache(definitionTTL)}
+}
 
 // Tx is a transaction scoped to one tenant.
 type Tx struct {
 	tx       pgx.Tx
 	tenantID string
+	store    *Store
+	// wroteDefinitions keeps the transaction's own, uncommitted
+	// definitions out of the cache.
+	wroteDefinitions bool
 }
 
 // TenantID is the tenant the transaction is scoped to.
@@ -42,33 +52,36 @@ func (t *Tx) TenantID() string { return t.tenantID }
 var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
 
 // Write runs fn in a read-write transaction scoped to tenantID and commits
-// when fn returns nil. When ctx carries the transaction of an
-// Idempotency-Key (idempotency.Middleware), fn runs in it instead, so the
+// when fn returns nil. The transaction is pipelined (tenancy.Pipelined):
+// BEGIN travels with the first statement, outbox inserts with COMMIT. When
+// ctx carries the transaction of an Idempotency-Key
+// (idempotency.Middleware, pipelined too), fn runs in it instead, so the
 // write commits together with the stored response.
 func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
 	if tx, scope, ok := idempotency.TxFrom(ctx); ok {
 		if scope != tenantID {
 			return errTenantMismatch
 		}
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
 	}
-	return tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+	return tenancy.Pipelined(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
 	})
 }
 
 // Read runs fn in a read-only transaction scoped to tenantID.
 func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
 	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
 	})
 }
 
-// Publish writes an event to the outbox in the transaction; the relay sends
-// it to Kafka once the transaction commits.
+// Publish writes an event to the outbox in the transaction (sent with the
+// commit) and wakes the relay once the transaction has committed.
 func (t *Tx) Publish(ctx context.Context, env events.Envelope) error {
 	if err := outbox.Add(ctx, t.tx, events.TopicFor(env.Type), env); err != nil {
 		return fmt.Errorf("publishing %s: %w", env.Type, err)
 	}
+	tenancy.OnCommit(t.tx, t.store.relay.Wake)
 	return nil
 }

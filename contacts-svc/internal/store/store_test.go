@@ -29,7 +29,7 @@ func newStore(t *testing.T) (*store.Store, *pgxpool.Pool) {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "contacts_store", migrations.Sets()...))
-	return store.New(pool), pool
+	return store.New(pool, nil), pool
 }
 
 func ptr(s string) *string { return &s }

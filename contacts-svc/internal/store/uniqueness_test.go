@@ -81,27 +81,71 @@ func TestPhoneRecordsAreCanonical(t *testing.T) {
 	}
 }
 
-func TestLiveOwners(t *testing.T) {
+func TestClaimIdentity(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	c := mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
-	err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
-		phoneOwner, extOwner, err := tx.LiveOwners(ctx, c.PhoneID, "crm-1")
+	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		got, err := tx.ClaimIdentity(ctx, "+14155552671", ptr("crm-1"))
 		if err != nil {
 			return err
 		}
-		if phoneOwner != c.ID || extOwner != c.ID {
-			t.Errorf("owners = %q, %q; want %q twice", phoneOwner, extOwner, c.ID)
+		if want := (store.Identity{PhoneID: c.PhoneID, PhoneOwner: c.ID, ExternalIDOwner: c.ID}); got != want {
+			t.Errorf("ClaimIdentity of a held phone and id = %+v, want %+v", got, want)
 		}
-		phoneOwner, extOwner, err = tx.LiveOwners(ctx, ids.New(), "")
-		if phoneOwner != "" || extOwner != "" || err != nil {
-			t.Errorf("owners of nothing = %q, %q, %v", phoneOwner, extOwner, err)
+		got, err = tx.ClaimIdentity(ctx, "+14155552672", nil)
+		if err != nil {
+			return err
+		}
+		if got.PhoneID == "" || got.PhoneID == c.PhoneID || got.PhoneOwner != "" || got.ExternalIDOwner != "" {
+			t.Errorf("ClaimIdentity of a new phone, no id = %+v", got)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestInsertNewContactOnlyWhenIdentityIsFree(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	first := mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
+	tests := []struct {
+		name string
+		c    contact.Contact
+		want func(store.Identity) store.Identity
+	}{
+		{"held phone", newContact("+14155552671", ptr("crm-2"), "Bea", time.Now()),
+			func(id store.Identity) store.Identity {
+				return store.Identity{PhoneID: first.PhoneID, PhoneOwner: first.ID}
+			}},
+		{"held external id", newContact("+14155552672", ptr("crm-1"), "Bea", time.Now()),
+			func(id store.Identity) store.Identity {
+				return store.Identity{PhoneID: id.PhoneID, ExternalIDOwner: first.ID}
+			}},
+		{"free", newContact("+14155552673", nil, "Cy", time.Now()),
+			func(id store.Identity) store.Identity { return store.Identity{PhoneID: id.PhoneID} }},
+	}
+	for _, tt := range tests {
+		var got store.Identity
+		err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+			var err error
+			got, err = tx.InsertNewContact(ctx, tt.c)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if want := tt.want(got); got != want || got.PhoneID == "" {
+			t.Errorf("%s: identity = %+v, want %+v", tt.name, got, want)
+		}
+		_, err = read(t, s, tenantA, tt.c.ID, store.Lookup{})
+		if inserted := err == nil; inserted != (tt.name == "free") {
+			t.Errorf("%s: inserted = %v (%v)", tt.name, inserted, err)
+		}
 	}
 }
 
