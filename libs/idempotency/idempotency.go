@@ -3,10 +3,11 @@
 // request and its response are written in the same transaction as the write
 // they guard, so a write happens exactly once per key, also across crashes.
 //
-// Concurrency is Postgres's: the first request inserts the key row; a
-// concurrent request with the same key blocks on the primary key until the
-// first commits (or gives up after LockTimeout with 409
-// idempotency_in_progress), then reads the stored row and replays it.
+// Concurrency is Postgres's: the first request takes a transaction
+// advisory lock on the key; a concurrent request with the same key waits for
+// it until the first ends (or gives up after LockTimeout with 409
+// idempotency_in_progress), then reads the stored row and replays it. The
+// primary key still refuses a second row for a key.
 //
 // Services use Middleware on their write routes; Run is the core it is built
 // on, for callers outside Fiber.
@@ -40,7 +41,7 @@ const (
 	MaxKeyLength = 128
 	// Retention is how long a key is kept; an older key is ignored and
 	// replaced, and Cleanup deletes it. The migration's cleanup policy and
-	// the claim statement spell the same 24 hours.
+	// the lookup and replace statements spell the same 24 hours.
 	Retention = 24 * time.Hour
 	// LockTimeout is how long a request waits for a concurrent request with
 	// the same key before answering 409 idempotency_in_progress.

@@ -23,8 +23,8 @@ var replayedHeaders = []string{fiber.HeaderContentType, fiber.HeaderLocation}
 // and the route's ability gate, so 401 and 403 are never stored). A request
 // without Idempotency-Key passes through untouched. With a key, the
 // middleware opens the tenant's transaction (tenancy.Pipelined: BEGIN, the
-// scope, the lock timeout and the claim travel together, and the stored
-// response with COMMIT), claims the key
+// scope, the lock timeout, the key's lock and its lookup travel together,
+// and the stored response with COMMIT), takes the key
 // (Run) and calls the rest of the chain inside it: the handler's use case
 // finds the transaction with TxFrom and writes in it, so the write, its
 // outbox events and the stored response commit together. Errors the handler

@@ -16,19 +16,24 @@ import (
 )
 
 // Run performs the guarded write fn inside tx, a transaction scoped to
-// req.TenantID (tenancy.Do), exactly once per key:
+// req.TenantID (tenancy.Do or tenancy.Pipelined), exactly once per key:
 //
-//   - a new key (or one past Retention): the key row is inserted, fn runs in
-//     a savepoint, and its response is stored in the same transaction. A 4xx
-//     (an *apierr.Error returned by fn, or a Response with a 4xx status) rolls
+//   - a new key (or one past Retention): fn runs in a savepoint, and its
+//     response is stored with the key in the same transaction. A 4xx (an
+//     *apierr.Error returned by fn, or a Response with a 4xx status) rolls
 //     the savepoint back, so the write is undone while the key row with the
-//     error response stays and commits with tx;
+//     error response commits with tx;
 //   - a key already committed with the same fingerprint (method, path,
 //     SHA-256 of the body): its stored response is returned with
 //     Replay.Replayed and fn is not called;
 //   - a key committed with another fingerprint: 409 idempotency_conflict;
 //   - a key held by a transaction still running: Run waits up to LockTimeout
 //     for it, then returns 409 idempotency_in_progress with Retry-After.
+//
+// The key is held by a transaction advisory lock on its hash, taken before
+// the stored row is read: a concurrent request with the same key waits for
+// the first to end and then reads what it stored, so fn never runs twice at
+// once, and the key row is written once, with the response.
 //
 // A non-nil error means tx must be rolled back: the errors above, a failure
 // of fn that is not a storable *apierr.Error, a database error, or
@@ -41,80 +46,81 @@ func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response,
 		return Response{}, Replay{}, err
 	}
 	sum := sha256.Sum256(req.Body)
-	claimed, err := claim(ctx, tx, req, sum[:])
+	prev, found, err := lookup(ctx, tx, req)
 	if err != nil {
 		return Response{}, Replay{}, err
 	}
-	if !claimed {
-		return replay(ctx, tx, req, sum[:])
+	if found && !prev.expired {
+		return replay(req, sum[:], prev)
 	}
 	resp, err := guard(ctx, tx, req, fn)
 	if err != nil {
 		return resp, Replay{}, err
 	}
-	if err := store(ctx, tx, req, resp); err != nil {
+	if err := store(ctx, tx, req, sum[:], resp, found); err != nil {
 		return Response{}, Replay{}, err
 	}
 	return resp, Replay{}, nil
 }
 
-// claimSQL inserts the key row, or takes over a row past its retention. It
-// returns a row only when this transaction now owns the key; a concurrent
-// insert of the same key makes it wait (lock_timeout) until that one ends.
-const claimSQL = `INSERT INTO idempotency_keys (tenant_id, key, method, path, body_sha256, request_id)
-VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (tenant_id, key) DO UPDATE
-   SET method = EXCLUDED.method, path = EXCLUDED.path, body_sha256 = EXCLUDED.body_sha256,
-       request_id = EXCLUDED.request_id, status = NULL, headers = '{}', body = NULL, created_at = now()
- WHERE idempotency_keys.created_at < now() - interval '24 hours'
-RETURNING true`
+// lockSQL takes the transaction advisory lock of a key (tenant and key
+// hashed; a collision only makes two keys wait for each other).
+const lockSQL = `SELECT pg_advisory_xact_lock(hashtext('idempotency_keys'), hashtext($1 || '/' || $2))`
 
-// claim takes the key for this transaction and reports whether it did; in a
-// Pipelined transaction the lock timeout travels with the claim. The
-// lock timeout stays set for the rest of the transaction: a guarded write
-// that waits longer than LockTimeout for a lock fails (and stores nothing)
-// instead of holding its key and the clients waiting on it.
-func claim(ctx context.Context, tx pgx.Tx, req Request, sum []byte) (bool, error) {
+// lookupSQL reads the stored row of a key. It runs after lockSQL, as a
+// statement of its own: its snapshot then includes what the previous holder
+// of the lock committed.
+const lookupSQL = `SELECT method, path, body_sha256, request_id, status, headers, body,
+       created_at < now() - interval '24 hours'
+  FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`
+
+// storedKey is a key row as lookup reads it.
+type storedKey struct {
+	method, path, requestID string
+	sum, body               []byte
+	status                  *int
+	header                  map[string]string
+	expired                 bool
+}
+
+// lookup takes the key for this transaction and reads its stored row, if
+// any. The lock timeout stays set for the rest of the transaction: a guarded
+// write that waits longer than LockTimeout for a lock fails (and stores
+// nothing) instead of holding its key and the clients waiting on it. In a
+// Pipelined transaction the lock timeout, the lock and the read travel with
+// BEGIN.
+func lookup(ctx context.Context, tx pgx.Tx, req Request) (storedKey, bool, error) {
 	timeout := "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
 	if err := tenancy.Defer(ctx, tx, timeout); err != nil {
-		return false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
+		return storedKey{}, false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
 	}
-	var claimed bool
-	err := tx.QueryRow(ctx, claimSQL, req.TenantID, req.Key, req.Method, req.Path, sum, req.RequestID).Scan(&claimed)
+	err := tenancy.Defer(ctx, tx, lockSQL, req.TenantID, req.Key)
+	var k storedKey
+	if err == nil {
+		err = tx.QueryRow(ctx, lookupSQL, req.TenantID, req.Key).
+			Scan(&k.method, &k.path, &k.sum, &k.requestID, &k.status, &k.header, &k.body, &k.expired)
+	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return false, nil
+		return storedKey{}, false, nil
 	case isLockTimeout(err):
-		return false, inProgress()
+		return storedKey{}, false, inProgress()
 	case err != nil:
-		return false, fmt.Errorf("idempotency: claiming key: %w", err)
+		return storedKey{}, false, fmt.Errorf("idempotency: reading key: %w", err)
 	}
-	return true, nil
+	return k, true, nil
 }
 
 // replay answers from the committed row of the key.
-func replay(ctx context.Context, tx pgx.Tx, req Request, sum []byte) (Response, Replay, error) {
-	var (
-		method, path, requestID string
-		storedSum, body         []byte
-		status                  *int
-		header                  map[string]string
-	)
-	err := tx.QueryRow(ctx,
-		`SELECT method, path, body_sha256, request_id, status, headers, body
-		   FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`,
-		req.TenantID, req.Key).Scan(&method, &path, &storedSum, &requestID, &status, &header, &body)
-	if err != nil {
-		return Response{}, Replay{}, fmt.Errorf("idempotency: reading stored key: %w", err)
-	}
-	if method != req.Method || path != req.Path || string(storedSum) != string(sum) {
+func replay(req Request, sum []byte, k storedKey) (Response, Replay, error) {
+	if k.method != req.Method || k.path != req.Path || string(k.sum) != string(sum) {
 		return Response{}, Replay{}, conflict()
 	}
-	if status == nil { // unreachable: a committed row always has its response
+	if k.status == nil { // a row of the earlier claim-then-update scheme, never committed without a response
 		return Response{}, Replay{}, inProgress()
 	}
-	return Response{Status: *status, Header: header, Body: body},
-		Replay{Replayed: true, OriginalRequestID: requestID}, nil
+	return Response{Status: *k.status, Header: k.header, Body: k.body},
+		Replay{Replayed: true, OriginalRequestID: k.requestID}, nil
 }
 
 // guard runs fn in a savepoint and turns its outcome into the response to
@@ -162,9 +168,24 @@ func errorResponse(e *apierr.Error, requestID string) Response {
 	return Response{Status: e.Status, Header: header, Body: e.Marshal(requestID)}
 }
 
-// store records the response on the claimed key row. In a Pipelined
-// transaction the UPDATE travels with COMMIT.
-func store(ctx context.Context, tx pgx.Tx, req Request, resp Response) error {
+// insertSQL stores a key with its response. Under the key's lock the row
+// cannot exist; a writer that took no lock makes it fail (unique
+// violation), and the transaction with it, rather than store twice.
+const insertSQL = `INSERT INTO idempotency_keys
+	(tenant_id, key, method, path, body_sha256, request_id, status, headers, body)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+
+// replaceSQL stores a key over its expired row.
+const replaceSQL = `UPDATE idempotency_keys
+	SET method = $3, path = $4, body_sha256 = $5, request_id = $6, status = $7, headers = $8, body = $9,
+	    created_at = now()
+	WHERE tenant_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'
+	RETURNING true`
+
+// store writes the key row with the response: an INSERT, which travels with
+// COMMIT in a Pipelined transaction, or, over an expired row, an UPDATE
+// (an INSERT when Cleanup deleted the row meanwhile).
+func store(ctx context.Context, tx pgx.Tx, req Request, sum []byte, resp Response, expired bool) error {
 	header := resp.Header
 	if header == nil {
 		header = map[string]string{}
@@ -177,10 +198,18 @@ func store(ctx context.Context, tx pgx.Tx, req Request, resp Response) error {
 	if body == nil {
 		body = []byte{}
 	}
-	err = tenancy.Defer(ctx, tx,
-		`UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE tenant_id = $1 AND key = $2`,
-		req.TenantID, req.Key, resp.Status, string(h), body)
-	if err != nil {
+	args := []any{req.TenantID, req.Key, req.Method, req.Path, sum, req.RequestID, resp.Status, string(h), body}
+	if expired {
+		var replaced bool
+		err := tx.QueryRow(ctx, replaceSQL, args...).Scan(&replaced)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("idempotency: storing response: %w", err)
+		}
+	}
+	if err := tenancy.Defer(ctx, tx, insertSQL, args...); err != nil {
 		return fmt.Errorf("idempotency: storing response: %w", err)
 	}
 	return nil
