@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/ids"
 )
 
 // Contact writes validate custom fields with the tenant's definitions,
@@ -79,4 +82,73 @@ func TestIdempotentRefusalAfterTheWriteStartedIsStoredAndUndone(t *testing.T) {
 	if c.Phone != free || c.PhoneID == "" {
 		t.Errorf("contact with the freed phone = %+v", c)
 	}
+}
+
+// Two creates of one new phone that both pass the live-owner check: the
+// unique index refuses the second when the first commits, and that 422 is
+// stored with its key like any other.
+func TestIdempotentCreateLosingTheRaceIsStored(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, tenantA, all()...)
+	number := e.phone()
+
+	// The winner: a transaction that inserted the phone and its contact and
+	// has not committed yet.
+	winner, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = winner.Rollback(ctx) }()
+	var phoneID string
+	if err := winner.QueryRow(ctx, `SELECT set_config('app.tenant_id', $1, true)`, tenantA).Scan(new(string)); err != nil {
+		t.Fatal(err)
+	}
+	if err := winner.QueryRow(ctx, `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3) RETURNING id`,
+		ids.New(), tenantA, number).Scan(&phoneID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := winner.Exec(ctx, `INSERT INTO contacts (id, tenant_id, phone_id, created_at, updated_at)
+		VALUES ($1, $2, $3, now(), now())`, ids.New(), tenantA, phoneID); err != nil {
+		t.Fatal(err)
+	}
+
+	body := `{"phone":"` + number + `"}`
+	loser := make(chan result, 1)
+	go func() {
+		loser <- e.do(t, request{method: "POST", path: "/api/v1/contacts", token: tok, body: body, header: keyed("loser")})
+	}()
+	waitForLockWait(t, e)
+	if err := winner.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := <-loser
+	checkResult(t, first, 422, apierr.CodeValidationFailed, "phone")
+	replay := e.do(t, request{method: "POST", path: "/api/v1/contacts", token: tok, body: body, header: keyed("loser")})
+	if replay.status != 422 || string(replay.body) != string(first.body) || replay.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("replay = %d %s %v", replay.status, replay.body, replay.header)
+	}
+	if n := e.total(t); n != 1 {
+		t.Errorf("contacts = %d, want 1 (the winner)", n)
+	}
+}
+
+// waitForLockWait waits until a session of the test's database waits for a
+// lock (the second create, on the winner's phone record).
+func waitForLockWait(t *testing.T, e *env) {
+	t.Helper()
+	for range 3000 {
+		var waiting bool
+		err := e.pool.QueryRow(context.Background(), `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the second create never waited for the first")
 }
