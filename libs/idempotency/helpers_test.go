@@ -52,7 +52,27 @@ type thingBody struct {
 	Fail int    `json:"fail"`
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvWith(t) }
+
+// bothModes runs test against routes guarded by Middleware as is and with
+// Speculate.
+func bothModes(t *testing.T, test func(t *testing.T, newEnv func(*testing.T) *env)) {
+	modes := []struct {
+		name string
+		opts []idempotency.Option
+	}{
+		{"run", nil},
+		{"speculate", []idempotency.Option{idempotency.Speculate()}},
+	}
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, func(t *testing.T) *env { return newEnvWith(t, mode.opts...) })
+		})
+	}
+}
+
+func newEnvWith(t *testing.T, opts ...idempotency.Option) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "idempotency", idempotency.Migrations(), things()))
@@ -78,9 +98,9 @@ func newEnv(t *testing.T) *env {
 	}
 	e.app = httpx.NewApp(slog.New(slog.DiscardHandler))
 	e.app.Use(authz.Middleware(verifier))
-	e.app.Post("/things", idempotency.Middleware(pool), e.createThing)
-	e.app.Post("/other-things", idempotency.Middleware(pool), e.createThing)
-	e.app.Put("/things", idempotency.Middleware(pool), e.createThing)
+	e.app.Post("/things", idempotency.Middleware(pool, opts...), e.createThing)
+	e.app.Post("/other-things", idempotency.Middleware(pool, opts...), e.createThing)
+	e.app.Put("/things", idempotency.Middleware(pool, opts...), e.createThing)
 	return e
 }
 

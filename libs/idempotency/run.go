@@ -63,6 +63,10 @@ func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response,
 	return resp, Replay{}, nil
 }
 
+// lockTimeoutSQL bounds the wait for the key's lock, and every later lock
+// wait of the transaction, by LockTimeout.
+var lockTimeoutSQL = "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
+
 // lockSQL takes the transaction advisory lock of a key (tenant and key
 // hashed; a collision only makes two keys wait for each other).
 const lockSQL = `SELECT pg_advisory_xact_lock(hashtext('idempotency_keys'), hashtext($1 || '/' || $2))`
@@ -90,8 +94,7 @@ type storedKey struct {
 // Pipelined transaction the lock timeout, the lock and the read travel with
 // BEGIN.
 func lookup(ctx context.Context, tx pgx.Tx, req Request) (storedKey, bool, error) {
-	timeout := "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
-	if err := tenancy.Defer(ctx, tx, timeout); err != nil {
+	if err := tenancy.Defer(ctx, tx, lockTimeoutSQL); err != nil {
 		return storedKey{}, false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
 	}
 	err := tenancy.Defer(ctx, tx, lockSQL, req.TenantID, req.Key)
@@ -132,6 +135,13 @@ func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Respons
 		return Response{}, fmt.Errorf("idempotency: opening savepoint: %w", err)
 	}
 	resp, err := fn(sp)
+	return settle(ctx, sp, req, resp, err)
+}
+
+// settle ends the savepoint sp that fn ran in with fn's outcome (resp, err):
+// a 2xx/3xx keeps the write, a 4xx undoes it; it returns the response to
+// store, or the failure that may not be stored.
+func settle(ctx context.Context, sp pgx.Tx, req Request, resp Response, err error) (Response, error) {
 	if err != nil {
 		var ae *apierr.Error
 		if !errors.As(err, &ae) || !storable(ae.Status) {

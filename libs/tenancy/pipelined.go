@@ -77,6 +77,22 @@ func Defer(ctx context.Context, tx pgx.Tx, sql string, args ...any) error {
 	return err
 }
 
+// Queue is Defer for a statement whose result matters: qq, with the
+// callback set by its Exec, Query or QueryRow (or its Fn), is queued on tx
+// when tx is a transaction of Pipelined (or a savepoint in one), and Queue
+// reports whether it was. The callback runs when the statement's result
+// arrives; if the statement fails, a callback set with Exec, Query or
+// QueryRow does not run (set Fn to see the error), and the error is
+// returned by whichever call sent it.
+func Queue(tx pgx.Tx, qq *pgx.QueuedQuery) bool {
+	t, ok := tx.(*pipeTx)
+	if !ok || t.closed || directOption(qq.Arguments) != nil {
+		return false
+	}
+	t.p.queue(qq)
+	return true
+}
+
 // Flush sends the statements tx has queued (a no-op for other transactions).
 func Flush(ctx context.Context, tx pgx.Tx) error {
 	if t, ok := tx.(*pipeTx); ok && !t.closed {

@@ -51,7 +51,9 @@ type Handlers struct {
 // Register mounts every route on r.
 func Register(r fiber.Router, d Deps) {
 	h := &Handlers{app: d.App, region: d.Region}
-	idem := idempotency.Middleware(d.Pool)
+	// Every write handler here acts on the transaction alone, so the key's
+	// lookup may travel with the write's first statement.
+	idem := idempotency.Middleware(d.Pool, idempotency.Speculate())
 	gate := authz.Require
 
 	api := r.Group("/api/v1", authz.Middleware(d.Verifier))
