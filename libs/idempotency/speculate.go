@@ -41,10 +41,13 @@ func runSpeculative(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx)
 		return Response{}, Replay{}, fmt.Errorf("idempotency: opening savepoint: %w", err)
 	}
 	resp, fnErr := fn(sp)
-	// The lookup went out with fn's first statement, or goes now.
-	if err := tenancy.Flush(ctx, tx); err != nil && !look.done {
-		_ = sp.Rollback(ctx)
-		return Response{}, Replay{}, fmt.Errorf("idempotency: reading key: %w", err)
+	// The lookup went out with fn's first statement, or goes now (what fn
+	// deferred keeps waiting for COMMIT otherwise).
+	if !look.done {
+		if err := tenancy.Flush(ctx, tx); err != nil && !look.done {
+			_ = sp.Rollback(ctx)
+			return Response{}, Replay{}, fmt.Errorf("idempotency: reading key: %w", err)
+		}
 	}
 	if err := look.failure(); err != nil {
 		_ = sp.Rollback(ctx) // the caller rolls tx back
