@@ -65,7 +65,9 @@ func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response,
 
 // lockTimeoutSQL bounds the wait for the key's lock, and every later lock
 // wait of the transaction, by LockTimeout.
-var lockTimeoutSQL = "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
+func lockTimeoutSQL() string {
+	return "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
+}
 
 // lockSQL takes the transaction advisory lock of a key (tenant and key
 // hashed; a collision only makes two keys wait for each other).
@@ -94,7 +96,7 @@ type storedKey struct {
 // Pipelined transaction the lock timeout, the lock and the read travel with
 // BEGIN.
 func lookup(ctx context.Context, tx pgx.Tx, req Request) (storedKey, bool, error) {
-	if err := tenancy.Defer(ctx, tx, lockTimeoutSQL); err != nil {
+	if err := tenancy.Defer(ctx, tx, lockTimeoutSQL()); err != nil {
 		return storedKey{}, false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
 	}
 	err := tenancy.Defer(ctx, tx, lockSQL, req.TenantID, req.Key)

@@ -100,7 +100,7 @@ func (l *speculativeLookup) queue(tx pgx.Tx, req Request) bool {
 		l.err = err
 		return err
 	}
-	if !tenancy.Queue(tx, &pgx.QueuedQuery{SQL: lockTimeoutSQL}) {
+	if !tenancy.Queue(tx, &pgx.QueuedQuery{SQL: lockTimeoutSQL()}) {
 		return false
 	}
 	return tenancy.Queue(tx, lock) && tenancy.Queue(tx, read)
