@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/segmentio/kafka-go"
 )
@@ -94,12 +95,13 @@ func (r *Relay) Run(ctx context.Context) error {
 	defer poll.Stop()
 	var lastPrune time.Time
 	backoff := r.PollInterval
+	check := true // false when rows are known to wait (Wake, a full batch)
 	for {
 		if time.Since(lastPrune) >= r.PruneInterval {
 			r.prune(ctx)
 			lastPrune = time.Now()
 		}
-		n, err := r.publishBatch(ctx)
+		n, err := r.publishBatch(ctx, check)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -109,17 +111,21 @@ func (r *Relay) Run(ctx context.Context) error {
 				return nil
 			}
 			backoff = min(2*backoff, 10*time.Second)
+			check = true
 			continue
 		}
 		backoff = r.PollInterval
 		if n == r.BatchSize {
+			check = false
 			continue // more rows are waiting
 		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-r.wake:
+			check = false
 		case <-poll.C:
+			check = true
 		}
 	}
 }
@@ -140,47 +146,83 @@ func (r *Relay) applyDefaults() {
 	}
 }
 
+// claimSQL claims the oldest unpublished rows once the transaction holds
+// the relays' advisory lock: the lock is an InitPlan, taken before the scan,
+// and without it the statement returns no rows. FOR UPDATE SKIP LOCKED
+// never waits on rows another session holds.
+const claimSQL = `SELECT id, topic, key, payload::text FROM outbox
+	WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($1))
+	ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`
+
 // publishBatch publishes the oldest unpublished rows in one transaction and
 // returns how many. The transaction advisory lock keeps a second relay out
-// until this one commits, so rows leave in id order; FOR UPDATE SKIP LOCKED
-// never waits on rows another session holds.
-func (r *Relay) publishBatch(ctx context.Context) (int, error) {
-	var pending bool
-	if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL)").Scan(&pending); err != nil {
-		return 0, fmt.Errorf("checking outbox: %w", err)
+// until this one commits, so rows leave in id order. With check, a cheap
+// query first makes sure there are rows (the poll); a Wake skips it.
+func (r *Relay) publishBatch(ctx context.Context, check bool) (int, error) {
+	if check {
+		var pending bool
+		if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL)").Scan(&pending); err != nil {
+			return 0, fmt.Errorf("checking outbox: %w", err)
+		}
+		if !pending {
+			return 0, nil
+		}
 	}
-	if !pending {
-		return 0, nil
+	conn, err := r.pool.Acquire(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("acquiring connection: %w", err)
 	}
-	n := 0
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		var locked bool
-		if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1)", relayLockKey).Scan(&locked); err != nil || !locked {
-			return err // not locked: another relay is publishing
+	defer conn.Release()
+	n, err := r.publishOn(ctx, conn.Conn())
+	if err != nil && conn.Conn().PgConn().TxStatus() != 'I' {
+		// End the transaction so the connection goes back to the pool clean.
+		if _, rbErr := conn.Exec(ctx, "ROLLBACK"); rbErr != nil {
+			_ = conn.Conn().Close(ctx) // broken: the pool drops it
 		}
-		ids, msgs, err := claim(ctx, tx, r.BatchSize)
-		if err != nil || len(msgs) == 0 {
-			return err
-		}
-		if err := r.writer.WriteMessages(ctx, msgs...); err != nil {
-			return fmt.Errorf("writing to kafka: %w", err)
-		}
-		if _, err := tx.Exec(ctx, "UPDATE outbox SET published_at = now() WHERE id = ANY($1)", ids); err != nil {
-			return fmt.Errorf("marking published: %w", err)
-		}
-		n = len(msgs)
-		return nil
-	})
+	}
 	return n, err
 }
 
-func claim(ctx context.Context, tx pgx.Tx, limit int) ([]int64, []kafka.Message, error) {
-	rows, err := tx.Query(ctx, `SELECT id, topic, key, payload::text FROM outbox
-		WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("claiming outbox rows: %w", err)
+// publishOn is publishBatch on conn in two round trips: BEGIN with the
+// claim, then, once Kafka has the messages, the UPDATE with COMMIT.
+func (r *Relay) publishOn(ctx context.Context, conn *pgx.Conn) (int, error) {
+	var (
+		ids  []int64
+		msgs []kafka.Message
+	)
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(claimSQL, relayLockKey, r.BatchSize).Query(func(rows pgx.Rows) error {
+		var err error
+		ids, msgs, err = scanClaimed(rows)
+		return err
+	})
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		return 0, fmt.Errorf("claiming outbox rows: %w", err)
 	}
-	defer rows.Close()
+	if len(msgs) == 0 { // nothing, or another relay is publishing
+		_, err := conn.Exec(ctx, "COMMIT")
+		return 0, err
+	}
+	if err := r.writer.WriteMessages(ctx, msgs...); err != nil {
+		return 0, fmt.Errorf("writing to kafka: %w", err)
+	}
+	done := &pgx.Batch{}
+	done.Queue("UPDATE outbox SET published_at = now() WHERE id = ANY($1)", ids)
+	done.Queue("COMMIT").Exec(func(tag pgconn.CommandTag) error {
+		if tag.String() == "ROLLBACK" {
+			return pgx.ErrTxCommitRollback
+		}
+		return nil
+	})
+	if err := conn.SendBatch(ctx, done).Close(); err != nil {
+		return 0, fmt.Errorf("marking published: %w", err)
+	}
+	return len(msgs), nil
+}
+
+// scanClaimed reads the claimed rows as Kafka messages.
+func scanClaimed(rows pgx.Rows) ([]int64, []kafka.Message, error) {
 	var ids []int64
 	var msgs []kafka.Message
 	for rows.Next() {
@@ -192,10 +234,7 @@ func claim(ctx context.Context, tx pgx.Tx, limit int) ([]int64, []kafka.Message,
 		ids = append(ids, id)
 		msgs = append(msgs, kafka.Message{Topic: topic, Key: []byte(key), Value: []byte(payload)})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("claiming outbox rows: %w", err)
-	}
-	return ids, msgs, nil
+	return ids, msgs, rows.Err()
 }
 
 // prune deletes published rows older than Retention, in slices so that no
