@@ -45,7 +45,7 @@ type Config struct {
 	// OptInCacheTTL is how long a single read may reuse optin-svc's answer
 	// for a contact; optin-svc's events evict changed answers sooner (they
 	// are followed when KafkaBrokers is set). 0 asks optin-svc on every
-	// read (OPTIN_CACHE_TTL, 2s; at most 1m).
+	// read (OPTIN_CACHE_TTL, 10s; at most 1m).
 	OptInCacheTTL time.Duration
 	// OptInCacheSize bounds the answers kept per replica when
 	// OptInCacheTTL > 0 (OPTIN_CACHE_SIZE, 50000).
@@ -72,7 +72,7 @@ const (
 	maxDBConnsConfigured = 1000
 	// DefaultOptInCacheTTL bounds how stale a single read's opt-in status
 	// may be when no event announces the change.
-	DefaultOptInCacheTTL  = 2 * time.Second
+	DefaultOptInCacheTTL  = 10 * time.Second
 	DefaultOptInCacheSize = 50_000
 	maxOptInCacheTTL      = time.Minute
 	maxOptInCacheSize     = 10_000_000

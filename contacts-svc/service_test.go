@@ -199,8 +199,8 @@ func TestConfigFromEnv(t *testing.T) {
 		!cmp.Equal(cfg.KafkaBrokers, []string{"k1:9092", "k2:9092"}) || cfg.Validate() != nil {
 		t.Errorf("ConfigFromEnv = %+v", cfg)
 	}
-	if cfg.OptInCacheTTL != 2*time.Second || cfg.OptInCacheSize != 50_000 {
-		t.Errorf("opt-in cache defaults: TTL %s, size %d; want 2s and 50000", cfg.OptInCacheTTL, cfg.OptInCacheSize)
+	if cfg.OptInCacheTTL != 10*time.Second || cfg.OptInCacheSize != 50_000 {
+		t.Errorf("opt-in cache defaults: TTL %s, size %d; want 10s and 50000", cfg.OptInCacheTTL, cfg.OptInCacheSize)
 	}
 	t.Setenv("OPTIN_CACHE_TTL", "0")
 	t.Setenv("OPTIN_CACHE_SIZE", "10")

@@ -27,6 +27,7 @@ func TestTopicFor(t *testing.T) {
 		{"message.delivered", events.TopicMessages},
 		{"opt_in.confirmed", events.TopicOptins},
 		{"suppression.deleted", events.TopicOptins},
+		{"consent.requested", events.TopicOptins},
 		{"unknown.thing", ""},
 		{"contact", ""},
 		{"", ""},
@@ -121,7 +122,7 @@ func TestCatalogTypesHaveTopics(t *testing.T) {
 			t.Errorf("%s not public", typ)
 		}
 	}
-	for _, typ := range []string{"token.revoked", "tenant.updated", "notification.requested"} {
+	for _, typ := range []string{"token.revoked", "tenant.updated", "notification.requested", events.TypeConsentRequested} {
 		if events.IsPublic(typ) {
 			t.Errorf("%s must not be public", typ)
 		}

@@ -11,6 +11,13 @@ const (
 	TypeSuppressionDeleted = "suppression.deleted"
 )
 
+// TypeConsentRequested is internal (not in the public catalog, so no webhook
+// endpoint receives it): a consent was created pending, waiting for its
+// double opt-in confirmation. Its data is OptIn. It tells readers that keep
+// a contact's opt-in standing (contacts-svc's cache) that the standing
+// changed; every other change has its public event.
+const TypeConsentRequested = "consent.requested"
+
 // Suppression is the data of suppression.created and suppression.deleted:
 // the entry as the API lists it, the number reduced to its last four digits.
 type Suppression struct {

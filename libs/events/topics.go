@@ -30,7 +30,7 @@ func topicByDomain(domain string) string {
 		return TopicTransactions
 	case "message":
 		return TopicMessages
-	case "opt_in", "suppression":
+	case "opt_in", "suppression", "consent":
 		return TopicOptins
 	}
 	return ""
@@ -39,7 +39,7 @@ func topicByDomain(domain string) string {
 // TopicFor returns the topic of an event type: <x>.batch.completed on
 // batches (whatever x is), the others by their first segment (token.* and
 // tenant.* on identity; contact.*; receivable.*, payable.*, transaction.* and
-// notification.* on transactions; message.*; opt_in.* and suppression.* on optins). It returns ""
+// notification.* on transactions; message.*; opt_in.*, suppression.* and consent.* on optins). It returns ""
 // for a type of no known domain.
 func TopicFor(eventType string) string {
 	if strings.HasSuffix(eventType, ".batch.completed") {

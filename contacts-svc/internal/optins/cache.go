@@ -140,7 +140,8 @@ func (c *Cache) Len() int {
 // Invalidate evicts the answers an event of optin-svc may have changed
 // (the handler events.Follow calls; its error is always nil, so it never
 // holds the follower up):
-//   - opt_in.confirmed, opt_in.revoked: the consent's contact, and every
+//   - opt_in.confirmed, opt_in.revoked, consent.requested (internal: a
+//     pending double opt-in consent): the consent's contact, and every
 //     answer that lists the consent (it may have reached another contact
 //     through its number);
 //   - suppression.created, suppression.deleted: every answer of the tenant
@@ -152,7 +153,7 @@ func (c *Cache) Len() int {
 func (c *Cache) Invalidate(_ context.Context, env events.Envelope) error {
 	var match func(*cacheEntry) bool
 	switch env.Type {
-	case events.TypeOptInConfirmed, events.TypeOptInRevoked:
+	case events.TypeOptInConfirmed, events.TypeOptInRevoked, events.TypeConsentRequested:
 		var data events.OptIn
 		if env.Decode(&data) == nil && data.ID != "" && data.ContactID != "" {
 			match = func(e *cacheEntry) bool { return e.key.contactID == data.ContactID || lists(e.answer, data.ID) }

@@ -189,6 +189,7 @@ func TestInvalidateEvictsWhatTheEventChanges(t *testing.T) {
 		evicted []string // of ada, bob, cy (tenant A)
 	}{
 		{"opt-in confirmed: its contact", events.TypeOptInConfirmed, events.OptIn{ID: "K9", ContactID: ada}, []string{ada}},
+		{"consent requested: its contact", events.TypeConsentRequested, events.OptIn{ID: "KP", ContactID: cy}, []string{cy}},
 		{"opt-in revoked: its contact and answers listing it", events.TypeOptInRevoked, events.OptIn{ID: "KB", ContactID: ada}, []string{ada, bob}},
 		{"suppression created: the number", events.TypeSuppressionCreated, events.Suppression{ID: "S1", PhoneLast4: last4(cyNo)}, []string{cy}},
 		{"suppression deleted: the number", events.TypeSuppressionDeleted, events.Suppression{ID: "S1", PhoneLast4: last4(bobNo)}, []string{bob}},
@@ -304,6 +305,8 @@ func TestOptInEventsOnTheBrokerEvictAnswers(t *testing.T) {
 		data any
 		then optinstest.Standing
 	}{
+		{events.TypeConsentRequested, events.OptIn{ID: "K1", ContactID: ada, Status: "pending"},
+			optinstest.Standing{Status: contact.OptInPending, Consents: []optinstest.Consent{{ID: "K1", Status: "pending"}}}},
 		{events.TypeOptInConfirmed, events.OptIn{ID: "K1", ContactID: ada, Status: "confirmed"}, optedIn("K1")},
 		{events.TypeSuppressionCreated, events.Suppression{ID: "S1", PhoneLast4: last4},
 			optinstest.Standing{Status: contact.OptInOptedOut, Consents: []optinstest.Consent{{ID: "K1", Status: "confirmed"}}}},

@@ -144,6 +144,9 @@ func (a *App) subscribe(ctx context.Context, tx *store.Tx, l Landing, tenantName
 	if !l.Code.DoubleOptIn {
 		return sub, false, a.confirmed(ctx, tx, c)
 	}
+	if err := publish(ctx, tx, events.TypeConsentRequested, "", ConsentEvent(c)); err != nil {
+		return sub, false, err
+	}
 	m, _, err := a.queueMessage(ctx, tx, MessageRequest{
 		NotificationID: "opt_in_confirmation:" + c.ID, Kind: events.KindOptInConfirm, ContactID: contactID,
 		To: e164, Body: confirmationText(tenantName),

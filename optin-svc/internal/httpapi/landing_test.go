@@ -148,8 +148,9 @@ func TestLandingPageDoubleOptInSendsAConfirmation(t *testing.T) {
 	if sms.Kind != events.KindOptInConfirm || !strings.Contains(sms.Body, "Reply YES") {
 		t.Errorf("confirmation SMS = %+v", sms)
 	}
-	if types := testsvc.Types(env.Outbox(t, tenant)); cmp.Diff([]string{"message.sent", "message.delivered"}, types) != "" {
-		t.Errorf("events = %v, want only the message's (no opt_in.confirmed yet)", types)
+	want := []string{events.TypeConsentRequested, "message.sent", "message.delivered"}
+	if types := testsvc.Types(env.Outbox(t, tenant)); cmp.Diff(want, types) != "" {
+		t.Errorf("events = %v, want %v (the pending consent, the message's; no opt_in.confirmed yet)", types, want)
 	}
 }
 
