@@ -54,8 +54,12 @@ func NewForwarder(opts Options) *Forwarder {
 		ReadTimeout:              opts.Timeout,
 		WriteTimeout:             opts.Timeout,
 		ReadBufferSize:           16 << 10,
-		DisablePathNormalizing:   true, // the path checked is the path sent
-		TLSConfig:                TLSConfig(opts.ExtraRootCAs),
+		// The internal token makes request headers longer than fasthttp's
+		// default 4 kB buffer, which then writes the header and the body
+		// as two TLS records and two syscalls; 16 kB sends them as one.
+		WriteBufferSize:        16 << 10,
+		DisablePathNormalizing: true, // the path checked is the path sent
+		TLSConfig:              TLSConfig(opts.ExtraRootCAs),
 	}}
 }
 
