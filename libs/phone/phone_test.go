@@ -87,3 +87,20 @@ func TestLast4(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNormalize measures the forms the API receives most: a number
+// already in E.164 and a national number read in the tenant's region.
+func BenchmarkNormalize(b *testing.B) {
+	for _, bc := range []struct{ name, input, region string }{
+		{"e164", "+14155552671", "US"},
+		{"national", "(415) 555-2671", "US"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := phone.Normalize(bc.input, bc.region); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
