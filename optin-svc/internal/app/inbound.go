@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
@@ -108,13 +109,37 @@ func (a *App) optOut(ctx context.Context, tx *store.Tx, from string) error {
 			return err
 		}
 	}
-	_, _, err = a.suppress(ctx, tx, optin.Suppression{ID: ids.NewAt(now), Phone: from, Reason: optin.ReasonManual,
-		Channel: optin.ChannelSMS, Source: optin.SourceInboundStop, CreatedAt: now}, "")
-	return err
+	return a.holdSuppression(ctx, tx, from, now)
 }
 
-// optBackIn lifts the number's sms suppression when the recipient's own
-// STOP made it; entries of the API or of bounces stay.
+// holdSuppressionTries bounds holdSuppression's retries: each one follows
+// an entry deleted between two statements of the STOP's transaction.
+const holdSuppressionTries = 3
+
+// holdSuppression suppresses the number on sms for the recipient's STOP:
+// a new inbound_stop entry, or, when the API or a bounce suppressed it
+// already, that entry marked as held by the STOP (stopped_at), so that the
+// API can no longer lift it (contract section 10: only the recipient's
+// START does).
+func (a *App) holdSuppression(ctx context.Context, tx *store.Tx, from string, now time.Time) error {
+	for range holdSuppressionTries {
+		entry, created, err := a.suppress(ctx, tx, optin.Suppression{ID: ids.NewAt(now), Phone: from,
+			Reason: optin.ReasonManual, Channel: optin.ChannelSMS, Source: optin.SourceInboundStop, CreatedAt: now}, "")
+		if err != nil || created || entry.HeldByRecipient() {
+			return err
+		}
+		marked, err := tx.SetSuppressionStopped(ctx, entry.ID, &now)
+		if err != nil || marked {
+			return err
+		}
+		// The entry was lifted after the insert saw it: insert again.
+	}
+	return fmt.Errorf("suppressing %s after STOP: the entry keeps changing", phone.Last4(from))
+}
+
+// optBackIn undoes the recipient's STOP: it lifts an inbound_stop entry,
+// and clears the STOP's hold on an entry of the API or of a bounce, which
+// stays.
 func (a *App) optBackIn(ctx context.Context, tx *store.Tx, from string) error {
 	entry, err := tx.Suppression(ctx, from, optin.ChannelSMS, true)
 	if err != nil {
@@ -123,10 +148,14 @@ func (a *App) optBackIn(ctx context.Context, tx *store.Tx, from string) error {
 		}
 		return err
 	}
-	if entry.Source != optin.SourceInboundStop {
+	if entry.Source == optin.SourceInboundStop {
+		return a.unsuppress(ctx, tx, entry, "")
+	}
+	if entry.StoppedAt == nil {
 		return nil
 	}
-	return a.unsuppress(ctx, tx, entry, "")
+	_, err = tx.SetSuppressionStopped(ctx, entry.ID, nil)
+	return err
 }
 
 // confirmByReply confirms the number's pending consents; a number without

@@ -97,24 +97,49 @@ func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 	}
 }
 
-func TestInboundStartLeavesOtherEntries(t *testing.T) {
+// TestInboundStopHoldsEntriesOfOtherSources: a STOP that finds the number
+// suppressed by the API keeps that entry (source api) but holds it, so the
+// tenant can no longer lift it; START releases the hold and leaves the
+// tenant's entry, which the API may then lift.
+func TestInboundStopHoldsEntriesOfOtherSources(t *testing.T) {
 	t.Parallel()
 	env := testsvc.Start(t, testsvc.Options{})
 	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
-	token := env.Token(t, tenant, viewSuppressions, createSuppression)
+	token := env.Token(t, tenant, viewSuppressions, createSuppression, deleteSuppressions)
 	const person = "+14155550210"
+	const path = "/api/v1/suppression-list/%2B14155550210?channel=sms"
 	res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token, map[string]any{
 		"contact_phone_id": env.Contacts.AddPhone(tenant, person), "reason": "complaint"})
 	if res.Status != http.StatusCreated {
 		t.Fatalf("suppressing = %d %s", res.Status, res.Body)
 	}
-	env.Text(t, person, tenantNumber, "STOP")  // already suppressed by the API: the entry stays as it was
-	env.Text(t, person, tenantNumber, "START") // lifts only inbound_stop entries
-	list := env.Do(t, http.MethodGet, "/api/v1/suppression-list", token, nil)
-	var page suppressionPage
-	list.Decode(t, &page)
-	if len(page.Data) != 1 || page.Data[0].Source != "api" || page.Data[0].Reason != "complaint" {
-		t.Fatalf("suppression list = %s, want the API entry untouched", list.Body)
+	list := func() []suppressionRow {
+		t.Helper()
+		var page suppressionPage
+		env.Do(t, http.MethodGet, "/api/v1/suppression-list", token, nil).Decode(t, &page)
+		return page.Data
+	}
+
+	env.Text(t, person, tenantNumber, "STOP")
+	if rows := list(); len(rows) != 1 || rows[0].Source != "api" || rows[0].Reason != "complaint" {
+		t.Fatalf("suppression list after STOP = %+v, want the API entry as it was", rows)
+	}
+	if del := env.Do(t, http.MethodDelete, path, token, nil); del.Status != http.StatusUnprocessableEntity ||
+		del.ErrorCode() != "validation_failed" {
+		t.Fatalf("API DELETE after the recipient's STOP = %d %s, want 422", del.Status, del.Body)
+	}
+	env.Text(t, person, tenantNumber, "STOP") // a second STOP changes nothing
+
+	env.Text(t, person, tenantNumber, "START") // lifts only inbound_stop entries, releases the hold
+	if rows := list(); len(rows) != 1 || rows[0].Source != "api" || rows[0].Reason != "complaint" {
+		t.Fatalf("suppression list after START = %+v, want the API entry untouched", rows)
+	}
+	if del := env.Do(t, http.MethodDelete, path, token, nil); del.Status != http.StatusNoContent {
+		t.Fatalf("API DELETE after START = %d %s, want 204", del.Status, del.Body)
+	}
+	want := []string{events.TypeSuppressionCreated, events.TypeSuppressionDeleted}
+	if diff := cmp.Diff(want, testsvc.Types(env.Outbox(t, tenant))); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
 

@@ -35,12 +35,22 @@ type Suppression struct {
 	Channel        string
 	Source         string
 	CreatedAt      time.Time
+	// StoppedAt is when a recipient's STOP found the entry already there
+	// (made by the API or a bounce): the entry keeps its source, and the
+	// tenant can no longer lift what the recipient asked for. nil when no
+	// STOP holds it, and for inbound_stop entries (held by their source).
+	StoppedAt *time.Time
+}
+
+// HeldByRecipient reports whether the recipient's STOP holds the entry.
+func (s Suppression) HeldByRecipient() bool {
+	return s.Source == SourceInboundStop || s.StoppedAt != nil
 }
 
 // CanDeleteThroughAPI reports whether the API may lift the entry: an entry
-// of the recipient's STOP is lifted only by their START.
+// the recipient's STOP holds is lifted only by their START.
 func (s Suppression) CanDeleteThroughAPI() error {
-	if s.Source == SourceInboundStop {
+	if s.HeldByRecipient() {
 		return ErrSuppressionLocked
 	}
 	return nil

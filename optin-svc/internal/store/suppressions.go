@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
 
-const suppressionColumns = `id, tenant_id, phone, coalesce(contact_phone_id, ''), reason, channel, source, created_at`
+const suppressionColumns = `id, tenant_id, phone, coalesce(contact_phone_id, ''), reason, channel, source, created_at,
+	stopped_at`
 
 func scanSuppression(row pgx.Row) (optin.Suppression, error) {
 	var s optin.Suppression
-	err := row.Scan(&s.ID, &s.TenantID, &s.Phone, &s.ContactPhoneID, &s.Reason, &s.Channel, &s.Source, &s.CreatedAt)
+	err := row.Scan(&s.ID, &s.TenantID, &s.Phone, &s.ContactPhoneID, &s.Reason, &s.Channel, &s.Source, &s.CreatedAt,
+		&s.StoppedAt)
 	return s, err
 }
 
@@ -71,6 +74,17 @@ func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, err
 		return false, fmt.Errorf("checking suppression: %w", err)
 	}
 	return found, nil
+}
+
+// SetSuppressionStopped sets (a time) or clears (nil) the mark of the
+// recipient's STOP on an entry of another source. It reports false when
+// the entry is gone (deleted by a transaction that committed meanwhile).
+func (t *Tx) SetSuppressionStopped(ctx context.Context, id string, at *time.Time) (bool, error) {
+	tag, err := t.tx.Exec(ctx, `UPDATE suppressions SET stopped_at = $2 WHERE id = $1`, id, at)
+	if err != nil {
+		return false, fmt.Errorf("marking suppression stopped: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
 }
 
 // DeleteSuppression removes an entry by id.
