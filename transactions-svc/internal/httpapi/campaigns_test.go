@@ -170,3 +170,44 @@ func TestCampaignAssignment(t *testing.T) {
 	expect(t, f.env.Do(t, http.MethodPost, path, f.env.Token(t, "01J0OTHERTENANT00000000000"), `{"campaign_id":"`+first+`"}`),
 		http.StatusNotFound, "resource_not_found")
 }
+
+// TestAutoAssignmentOrder checks the order rules are evaluated in on a
+// single create (contract section 7): highest priority first, ties oldest
+// first, all of a campaign's rules must hold, and inactive, unpublished or
+// other-direction campaigns are skipped whatever their priority.
+func TestAutoAssignmentOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	old := f.campaign(t, `{"name":"Old","direction":"receivable","priority":5}`, true)
+	f.env.Clock.Advance(time.Second)
+	f.campaign(t, `{"name":"New","direction":"receivable","priority":5}`, true)
+	big := f.campaign(t, `{"name":"Big USD","direction":"receivable","priority":10,`+
+		`"rules":[{"field":"amount","op":"gte","value":10000},{"field":"currency","op":"eq","value":"USD"}]}`, true)
+	f.campaign(t, `{"name":"Low","direction":"receivable","priority":-5}`, true)
+	f.campaign(t, `{"name":"Inactive","direction":"receivable","priority":100,"is_active":false}`, true)
+	f.campaign(t, `{"name":"Unpublished","direction":"receivable","priority":100}`, false)
+	payouts := f.campaign(t, `{"name":"Payouts","direction":"payable","priority":100}`, true)
+	tests := []struct {
+		name, path, extra, want string
+	}{
+		{"tie goes to the oldest", "receivables", "", old},
+		{"higher priority when all its rules hold", "receivables", `,"amount":20000`, big},
+		{"one rule fails: the next campaign", "receivables", `,"amount":20000,"currency":"EUR"`, old},
+		{"own direction only", "payables", `,"amount":20000`, payouts},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"contact_id":"` + f.contact + `"` + tt.extra + `}`
+			if tt.extra == "" {
+				body = `{"contact_id":"` + f.contact + `","amount":1250}`
+			}
+			r := f.do(t, http.MethodPost, "/api/v1/"+tt.path, body)
+			expect(t, r, http.StatusCreated, "")
+			var o one
+			r.JSON(t, &o)
+			if got := o.Data.CampaignID; got == nil || *got != tt.want {
+				t.Fatalf("campaign_id %s, want %s", r.Body, tt.want)
+			}
+		})
+	}
+}
