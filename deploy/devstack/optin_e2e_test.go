@@ -26,7 +26,8 @@ import (
 // TestOptInEndToEnd drives optin-svc through the real gateway over HTTPS
 // (and its operator routes through the admin listener), on one devstack:
 // the suppression list, the opt_in flag gate, a double opt-in from the
-// landing page to the YES reply, and a STOP reply.
+// landing page to the YES reply, a STOP reply, a receivable to the number
+// that texted STOP, and the gateway's per-IP limit on inbound SMS.
 func TestOptInEndToEnd(t *testing.T) {
 	st := startStack(t, tempRoot(t))
 	var o *optinE2E
@@ -40,7 +41,15 @@ func TestOptInEndToEnd(t *testing.T) {
 
 	t.Run("suppression list", o.suppression)
 	t.Run("opt_in flag off", o.flagOff)
-	t.Run("double opt-in and STOP", o.doubleOptIn)
+	var stopped, contactID string
+	t.Run("double opt-in and STOP", func(t *testing.T) { stopped, contactID = o.doubleOptIn(t) })
+	t.Run("receivable to a number that texted STOP", func(t *testing.T) {
+		if stopped == "" {
+			t.Skip("no number texted STOP")
+		}
+		o.stoppedReceivable(t, stopped, contactID)
+	})
+	t.Run("inbound SMS limit per IP", o.inboundLimit) // last: it spends the IP's allowance
 }
 
 // optinE2E calls optin-svc through the gateway.
@@ -149,7 +158,9 @@ func (o *optinE2E) suppression(t *testing.T) {
 	}
 	o.expectDetail(t, o.call(t, http.MethodGet, "/api/v1/suppression-list?channel=fax", o.token, "", nil), "channel")
 	o.awaitStatus(t, contact.ID, "opted_out")
-	del := o.call(t, http.MethodDelete, "/api/v1/suppression-list/"+url.PathEscape(e164)+"?channel=sms", o.token, "", nil)
+	// The number URL-encoded as the spec has it (%2B...); the 404 below
+	// sends the '+' as it is.
+	del := o.call(t, http.MethodDelete, "/api/v1/suppression-list/%2B"+e164[1:]+"?channel=sms", o.token, "", nil)
 	o.expectStatus(t, del, http.StatusNoContent)
 	o.awaitStatus(t, contact.ID, "none")
 	o.expectError(t, o.call(t, http.MethodDelete, "/api/v1/suppression-list/"+url.PathEscape(e164)+"?channel=sms", o.token, "", nil),
@@ -210,8 +221,9 @@ func (o *optinE2E) roundTrip(t *testing.T, hc *http.Client, req *http.Request) r
 }
 
 // doubleOptIn: a double opt-in code, the landing page, a pending consent
-// and its confirmation SMS, the YES reply, a forged reply, then STOP.
-func (o *optinE2E) doubleOptIn(t *testing.T) {
+// and its confirmation SMS, the YES reply, a forged reply, then STOP. It
+// returns the number that texted STOP and its contact.
+func (o *optinE2E) doubleOptIn(t *testing.T) (e164, contactID string) {
 	var code struct {
 		ID          string `json:"id"`
 		URL         string `json:"url"`
@@ -224,7 +236,7 @@ func (o *optinE2E) doubleOptIn(t *testing.T) {
 	if !strings.HasPrefix(code.URL, prefix) || !code.DoubleOptIn || !code.IsLive {
 		t.Fatalf("code %+v: want a live double opt-in code at %s<code>", code, prefix)
 	}
-	_, e164 := o.phone()
+	_, e164 = o.phone()
 	o.submitLanding(t, strings.TrimPrefix(code.URL, o.info.GatewayURL), e164)
 
 	pending := o.consentsOf(t, code.ID)
@@ -244,6 +256,7 @@ func (o *optinE2E) doubleOptIn(t *testing.T) {
 		t.Fatalf("a forged STOP changed the consent: %+v", got)
 	}
 	o.stop(t, e164, code.ID, pending[0].ContactID)
+	return e164, pending[0].ContactID
 }
 
 // contactShowsConsent: the contact's single read (contacts-svc, which asks
