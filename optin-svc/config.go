@@ -131,10 +131,11 @@ func ConfigFromEnv() (Config, error) {
 		TwilioBaseURL:      envOr("TWILIO_BASE_URL", DefaultTwilioBaseURL),
 		SMSDefaultFrom:     os.Getenv("SMS_DEFAULT_FROM"),
 		SMSDefaultTenant:   os.Getenv("SMS_DEFAULT_TENANT"),
-		SMSAuthToken:       os.Getenv("SMS_AUTH_TOKEN"),
-		SendMaxAttempts:    DefaultSendMaxAttempts,
-		SendRetryBase:      DefaultSendRetryBase,
-		SendPollInterval:   DefaultSendPollInterval,
+		// Twilio signs its callbacks with the account's auth token.
+		SMSAuthToken:     envOr("SMS_AUTH_TOKEN", os.Getenv("TWILIO_AUTH_TOKEN")),
+		SendMaxAttempts:  DefaultSendMaxAttempts,
+		SendRetryBase:    DefaultSendRetryBase,
+		SendPollInterval: DefaultSendPollInterval,
 	}
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
@@ -191,6 +192,9 @@ func (c Config) Validate() error {
 	case ProviderTwilio:
 		need(c.TwilioAccountSID != "", "TWILIO_ACCOUNT_SID is required with SMS_PROVIDER=twilio")
 		need(c.TwilioAuthToken != "", "TWILIO_AUTH_TOKEN is required with SMS_PROVIDER=twilio")
+		// Any other key refuses every callback: STOP replies would be lost.
+		need(c.SMSAuthToken == "" || c.SMSAuthToken == c.TwilioAuthToken,
+			"SMS_AUTH_TOKEN must equal TWILIO_AUTH_TOKEN with SMS_PROVIDER=twilio (Twilio signs its callbacks with it); leave it unset")
 		need(isHTTPURL(c.TwilioBaseURL), "TWILIO_BASE_URL must be an http(s) URL")
 	default:
 		errs = append(errs, fmt.Errorf("SMS_PROVIDER must be %s or %s", ProviderSink, ProviderTwilio))

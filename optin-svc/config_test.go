@@ -50,6 +50,19 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 }
 
+// TestSMSAuthTokenDefaultsToTheTwilioAuthToken: Twilio signs callbacks
+// with the account's auth token, so it is the default key.
+func TestSMSAuthTokenDefaultsToTheTwilioAuthToken(t *testing.T) {
+	setenv(t, map[string]string{"SMS_PROVIDER": "twilio", "TWILIO_ACCOUNT_SID": "AC1", "TWILIO_AUTH_TOKEN": "tok"})
+	cfg, err := optin.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SMSAuthToken != "tok" {
+		t.Errorf("SMSAuthToken = %q, want TWILIO_AUTH_TOKEN's value", cfg.SMSAuthToken)
+	}
+}
+
 func TestConfigFromEnvRefusesUnparsableValues(t *testing.T) {
 	setenv(t, map[string]string{"DB_MAX_CONNS": "many", "SMS_SEND_RETRY_BASE": "soon", "LOG_LEVEL": "loud"})
 	_, err := optin.ConfigFromEnv()
@@ -70,6 +83,10 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("Validate() = %v, does not name %s", err, name)
 		}
+	}
+	cfg = optin.Config{SMSProvider: "twilio", TwilioAuthToken: "account-token", SMSAuthToken: "other"}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "SMS_AUTH_TOKEN must equal TWILIO_AUTH_TOKEN") {
+		t.Errorf("Validate() = %v, want the mismatched SMS_AUTH_TOKEN named", err)
 	}
 	cfg.SMSProvider = "carrier-pigeon"
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "SMS_PROVIDER") {
