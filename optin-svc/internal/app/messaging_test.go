@@ -65,6 +65,14 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 	if got := env.Messages(t, tenant, "+14155550111"); len(got) != 1 {
 		t.Fatalf("messages to the number = %d, want 1: %+v", len(got), got)
 	}
+	// The operator plane as the contract writes it, ?to=+E164 with the '+'
+	// not encoded (it arrives as a space).
+	raw := env.Do(t, http.MethodGet, "/admin/v1/tenants/"+tenant+"/messages?to=+14155550111", testsvc.AdminToken, nil)
+	var byRaw struct{ Data []testsvc.Message }
+	raw.Decode(t, &byRaw)
+	if raw.Status != http.StatusOK || len(byRaw.Data) != 1 || byRaw.Data[0].ID != m.ID {
+		t.Fatalf("GET messages?to=+E164 (unencoded) = %d %s, want the one message", raw.Status, raw.Body)
+	}
 	// The operator plane lists the sink's outbox newest first.
 	var order []string
 	for _, m := range env.Messages(t, tenant, "") {
