@@ -23,7 +23,7 @@ var (
 // verified: d and id from its path, expires from its query. The tenant is
 // found by the item id alone (link_routes); the item is read in that
 // tenant's scope. A link that is not the item's current one, was revoked,
-// or belongs to a cancelled item is ErrLinkRevoked; a link past its expiry
+// or belongs to a cancelled or deleted item is ErrLinkRevoked; a link past its expiry
 // or of an expired item is ErrLinkExpired. Other states (paid, processing,
 // ...) are returned for the page to show.
 func (a *App) OpenLink(ctx context.Context, d txn.Direction, id string, expires time.Time) (txn.Item, error) {
@@ -37,6 +37,11 @@ func (a *App) OpenLink(ctx context.Context, d txn.Direction, id string, expires 
 		it, err = tx.Item(ctx, d, id)
 		return err
 	})
+	if errors.Is(err, txn.ErrNotFound) {
+		// The route exists, so the item did: it was deleted (only drafts,
+		// cancelled and expired items can be), and its link went with it.
+		return txn.Item{}, ErrLinkRevoked
+	}
 	if err != nil {
 		return txn.Item{}, err
 	}

@@ -100,8 +100,19 @@ func TestSignedLinks(t *testing.T) {
 	// Cancelled: revoked.
 	other := f.create(t, "receivables")
 	otherLink := f.link(t, other)
+	otherToken := f.open(t, otherLink)
 	f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+other.ID+"/cancel", f.token, "")
 	expectPage(t, f.get(t, otherLink), http.StatusGone, "This link is no longer active")
+	// Cancelled and deleted: still revoked, not an unknown page.
+	if r := f.env.Do(t, http.MethodDelete, "/api/v1/receivables/"+other.ID, f.token, ""); r.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if a := f.get(t, otherLink, "Accept: application/json"); a.status != http.StatusGone || errorCode(t, a) != "link_revoked" {
+		t.Fatalf("link of a deleted receivable: %d %s", a.status, a.body)
+	}
+	form := card(sandbox.CardPays)
+	form.Set("_csrf", otherToken)
+	expectPage(t, f.post(t, otherLink, form), http.StatusGone, "This link is no longer active")
 }
 
 func TestPageHeaders(t *testing.T) {
