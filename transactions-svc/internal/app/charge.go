@@ -38,6 +38,9 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 		if err := move(it, txn.SubmitCard); err != nil {
 			return err
 		}
+		if err := a.awaitRail(ctx, tx, *it); err != nil {
+			return err
+		}
 		return a.save(ctx, tx, it)
 	})
 	if err != nil {
@@ -57,6 +60,9 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 		if err := move(it, txn.RetryPayment); err != nil {
 			return err
 		}
+		if err := a.awaitRail(ctx, tx, *it); err != nil {
+			return err
+		}
 		ch.outcome, ch.reason = sandbox.Charge("", true)
 		ch.brand, ch.last4 = deref(it.CardBrand), deref(it.CardLast4)
 		return a.save(ctx, tx, it)
@@ -71,6 +77,9 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch charge) (txn.Item, error) {
 	return a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
+		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
+			return err
+		}
 		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "charge",
 			Outcome: string(ch.outcome), Brand: opt(ch.brand), Last4: opt(ch.last4), FailureReason: opt(ch.reason), CreatedAt: now}); err != nil {
 			return err

@@ -30,6 +30,8 @@ func (a *App) RunDue(ctx context.Context, d store.Due) error {
 			return nil
 		case store.KindFollowUp:
 			return a.followUpDue(ctx, tx, it)
+		case store.KindRailTimeout:
+			return a.railTimeoutDue(ctx, tx, it)
 		}
 		return nil
 	})

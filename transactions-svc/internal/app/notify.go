@@ -118,5 +118,6 @@ func (a *App) nextStep(ctx context.Context, tx *store.Tx, it txn.Item) (campaign
 
 // stopWork drops every queued wake-up of an item that reached a final state.
 func stopWork(ctx context.Context, tx *store.Tx, it txn.Item) error {
-	return tx.Unschedule(ctx, it.ID, store.KindSend, store.KindLinkExpiry, store.KindDraftExpiry, store.KindFollowUp)
+	return tx.Unschedule(ctx, it.ID, store.KindSend, store.KindLinkExpiry, store.KindDraftExpiry, store.KindFollowUp,
+		store.KindRailTimeout)
 }

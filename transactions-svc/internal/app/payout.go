@@ -65,6 +65,9 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 		if err := move(it, txn.RetryDisbursement); err != nil {
 			return err
 		}
+		if err := a.awaitRail(ctx, tx, *it); err != nil {
+			return err
+		}
 		return a.save(ctx, tx, it)
 	})
 	if err != nil {
@@ -104,6 +107,9 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 	if err := move(it, txn.Disburse); err != nil {
 		return err
 	}
+	if err := a.awaitRail(ctx, tx, *it); err != nil {
+		return err
+	}
 	return a.save(ctx, tx, it)
 }
 
@@ -112,6 +118,9 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
 	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
+		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
+			return err
+		}
 		it.DisbursementAttempts++
 		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
 		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",

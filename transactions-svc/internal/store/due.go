@@ -19,6 +19,7 @@ const (
 	KindLinkExpiry  Kind = "link_expiry"  // the link's TTL passes
 	KindDraftExpiry Kind = "draft_expiry" // a draft not confirmed in 24 h
 	KindFollowUp    Kind = "follow_up"    // the next campaign step
+	KindRailTimeout Kind = "rail_timeout" // processing without the rail's answer recorded
 )
 
 // Due is a claimed row of the scheduler's queue.
