@@ -18,6 +18,12 @@ const (
 	TypeMessageSuppressed = "message.suppressed"
 )
 
+// TypeMessageQueued is internal (not in the public catalog, so no webhook
+// endpoint receives it): a message was accepted and waits for its send. It
+// lets transactions-svc show a latest_message of status queued while the
+// provider is retried, before message.sent.
+const TypeMessageQueued = "message.queued"
+
 // Notification kinds.
 const (
 	KindPaymentLink  = "payment_link"       // receivable link (first send or resend)

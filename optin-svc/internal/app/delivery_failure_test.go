@@ -45,7 +45,7 @@ func TestUndeliveredReportFailsTheMessage(t *testing.T) {
 	if len(got) != 1 || got[0].Status != "failed" || got[0].FailureReason == nil || *got[0].FailureReason != "provider error 30005" {
 		t.Fatalf("after the report: %+v, want failed with provider error 30005", got)
 	}
-	wantTypes := []string{events.TypeMessageSent, events.TypeMessageFailed}
+	wantTypes := []string{events.TypeMessageQueued, events.TypeMessageSent, events.TypeMessageFailed}
 	if diff := cmp.Diff(wantTypes, messageTypes(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("message events (-want +got):\n%s", diff)
 	}

@@ -102,7 +102,9 @@ func (a *App) queueMessage(ctx context.Context, tx *store.Tx, req MessageRequest
 		return m, false, err
 	}
 	if m.Status == optin.MessageQueued {
-		return m, true, tx.Enqueue(ctx, m.ID, now)
+		if err := tx.Enqueue(ctx, m.ID, now); err != nil {
+			return m, true, err
+		}
 	}
 	return m, true, publish(ctx, tx, messageEventType(m.Status), requestID, MessageEvent(m))
 }
@@ -124,6 +126,8 @@ func messageEventType(status string) string {
 		return events.TypeMessageDelivered
 	case optin.MessageSuppressed:
 		return events.TypeMessageSuppressed
+	case optin.MessageQueued:
+		return events.TypeMessageQueued
 	default:
 		return events.TypeMessageFailed
 	}

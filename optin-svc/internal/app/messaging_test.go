@@ -82,12 +82,13 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 		t.Errorf("operator message list (-want +got):\n%s", diff)
 	}
 	outbox := env.Outbox(t, tenant)
-	want := []string{events.TypeMessageSent, events.TypeMessageDelivered, events.TypeMessageSent, events.TypeMessageDelivered}
+	want := []string{events.TypeMessageQueued, events.TypeMessageSent, events.TypeMessageDelivered,
+		events.TypeMessageQueued, events.TypeMessageSent, events.TypeMessageDelivered}
 	if diff := cmp.Diff(want, messageTypes(outbox)); diff != "" {
 		t.Fatalf("message events (-want +got):\n%s", diff)
 	}
 	var data events.Message
-	if err := outbox[1].Decode(&data); err != nil {
+	if err := outbox[2].Decode(&data); err != nil {
 		t.Fatal(err)
 	}
 	if data.ID != m.ID || data.NotificationID != n.NotificationID || data.TransactionID != n.TransactionID ||

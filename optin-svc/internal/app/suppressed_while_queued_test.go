@@ -89,7 +89,7 @@ func TestSuppressionIsCheckedAgainBeforeEachSend(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("Twilio got %d requests, want 1 (the number was suppressed before the retry)", calls)
 	}
-	if diff := cmp.Diff([]string{events.TypeMessageSuppressed}, messageTypes(env.Outbox(t, tenant))); diff != "" {
+	if diff := cmp.Diff([]string{events.TypeMessageQueued, events.TypeMessageSuppressed}, messageTypes(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("message events (-want +got):\n%s", diff)
 	}
 }

@@ -69,7 +69,7 @@ func TestTwilioRetriesThenDeliveryCallback(t *testing.T) {
 	if got := env.Messages(t, tenant, ""); got[0].Status != "delivered" {
 		t.Fatalf("after callbacks: %+v", got[0])
 	}
-	wantTypes := []string{events.TypeMessageSent, events.TypeMessageDelivered}
+	wantTypes := []string{events.TypeMessageQueued, events.TypeMessageSent, events.TypeMessageDelivered}
 	if diff := cmp.Diff(wantTypes, messageTypes(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("message events (-want +got):\n%s", diff)
 	}

@@ -148,7 +148,7 @@ func TestLandingPageDoubleOptInSendsAConfirmation(t *testing.T) {
 	if sms.Kind != events.KindOptInConfirm || !strings.Contains(sms.Body, "Reply YES") {
 		t.Errorf("confirmation SMS = %+v", sms)
 	}
-	want := []string{events.TypeConsentRequested, "message.sent", "message.delivered"}
+	want := []string{events.TypeConsentRequested, "message.queued", "message.sent", "message.delivered"}
 	if types := testsvc.Types(env.Outbox(t, tenant)); cmp.Diff(want, types) != "" {
 		t.Errorf("events = %v, want %v (the pending consent, the message's; no opt_in.confirmed yet)", types, want)
 	}
