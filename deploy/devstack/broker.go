@@ -4,11 +4,16 @@ import (
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/paylane/paylane/libs/events"
 )
 
 // startBroker starts an in-process Kafka-protocol broker (franz-go's kfake)
-// on a free loopback port. Topics are created when first used, which is what
-// the services' kafka-go writers and readers expect of a development broker.
+// on a free loopback port. Every topic of the catalog exists from the start
+// with 3 partitions, as a production cluster provisions them: a follower
+// (events.Follow) that starts before a topic's first event then reads it
+// instead of waiting for the topic to appear. Other topics are created when
+// first used.
 // Its log lives in memory: events are not kept across restarts (the outboxes
 // in Postgres are).
 func startBroker() (addrs []string, stop func(), err error) {
@@ -16,6 +21,7 @@ func startBroker() (addrs []string, stop func(), err error) {
 		kfake.NumBrokers(1),
 		kfake.AllowAutoTopicCreation(),
 		kfake.DefaultNumPartitions(3),
+		kfake.SeedTopics(3, events.AllTopics()...),
 	)
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the broker: %w", err)
