@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
@@ -192,7 +193,37 @@ func TestHandleBatchIngestsEachEventOnceInItsTenant(t *testing.T) {
 		if n := queued(t, env); n != total {
 			t.Errorf("%s: %d queued deliveries, want %d", round, n, total)
 		}
+		// Only events an endpoint subscribes to are claimed: the third
+		// tenant's, other's receivable.created and the internal event
+		// leave no inbox row.
+		claimed := map[string]int{}
+		for _, m := range want {
+			for id := range m {
+				claimed[id] = 1
+			}
+		}
+		if diff := cmp.Diff(claimed, inboxIDs(t, env)); diff != "" {
+			t.Errorf("%s: claimed events (-want +got):\n%s", round, diff)
+		}
 	}
+}
+
+// inboxIDs counts the inbox rows of webhook-svc per event id.
+func inboxIDs(t *testing.T, env *testenv.Env) map[string]int {
+	t.Helper()
+	rows, err := env.DB.Pool.Query(context.Background(), "SELECT event_id FROM inbox WHERE consumer = 'webhook-svc'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, id := range ids {
+		out[id]++
+	}
+	return out
 }
 
 // When one tenant's share of a batch fails, the shares before it stay

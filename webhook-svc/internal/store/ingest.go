@@ -49,29 +49,33 @@ const ingestSQL = `WITH ev AS (
 var errOtherTenant = errors.New("store: an event of another tenant in a tenant's ingest")
 
 // Ingest turns events of tenantID into deliveries in one transaction scoped
-// to the tenant: it claims the events' ids in one statement (inbox.ClaimAll;
-// redelivered events are left out), reads the tenant's active endpoints,
-// and in one more statement stores every claimed event that an endpoint
-// subscribes to (the body once), one delivery per subscribed endpoint and
+// to the tenant: it reads the tenant's active endpoints, claims the ids of
+// the events some endpoint subscribes to in one statement (inbox.ClaimAll;
+// redelivered events are left out), and in one more statement stores every
+// claimed event (the body once), one delivery per subscribed endpoint and
 // their queue entries, due at now. The claims commit with the deliveries, so
-// a crash loses nothing and a redelivery adds nothing. It returns how many
-// deliveries it queued. newID makes delivery ids.
+// a crash loses nothing and a redelivery adds nothing. Events no endpoint
+// subscribes to are neither claimed nor stored: a tenant without endpoints
+// costs one read, no write. It returns how many deliveries it queued. newID
+// makes delivery ids.
 func (s *Store) Ingest(ctx context.Context, tenantID string, evs []Event, now time.Time, newID func() string) (int, error) {
-	ids := make([]string, len(evs))
-	for i, ev := range evs {
+	for _, ev := range evs {
 		if ev.TenantID != tenantID {
 			return 0, errOtherTenant
 		}
-		ids[i] = ev.ID
 	}
 	var n int
 	err := tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		claimed, err := inbox.ClaimAll(ctx, tx, Consumer, ids)
-		if err != nil || len(claimed) == 0 {
-			return err
-		}
 		eps, err := liveEndpoints(ctx, tx)
 		if err != nil || len(eps) == 0 {
+			return err
+		}
+		wanted := subscribed(evs, eps)
+		if len(wanted) == 0 {
+			return nil
+		}
+		claimed, err := inbox.ClaimAll(ctx, tx, Consumer, wanted)
+		if err != nil || len(claimed) == 0 {
 			return err
 		}
 		p := plan(evs, claimed, eps, newID)
@@ -115,6 +119,23 @@ func liveEndpoints(ctx context.Context, tx pgx.Tx) ([]subscriber, error) {
 	return eps, nil
 }
 
+// subscribed returns the ids of the events of evs that an endpoint of eps
+// subscribes to, in batch order.
+func subscribed(evs []Event, eps []subscriber) []string {
+	var ids []string
+	for _, ev := range evs {
+		if slices.ContainsFunc(eps, func(ep subscriber) bool { return ep.wants(ev) }) {
+			ids = append(ids, ev.ID)
+		}
+	}
+	return ids
+}
+
+// wants reports whether s subscribes to a pattern that matches ev.
+func (s subscriber) wants(ev Event) bool {
+	return slices.ContainsFunc(s.patterns, func(p string) bool { return slices.Contains(ev.Patterns, p) })
+}
+
 // ingestPlan is the arrays of ingestSQL.
 type ingestPlan struct {
 	eventIDs, types, bodies                                 []string
@@ -137,7 +158,7 @@ func plan(evs []Event, claimed []string, eps []subscriber, newID func() string) 
 		delete(open, ev.ID) // a repeated id is planned once
 		matched := false
 		for _, ep := range eps {
-			if !slices.ContainsFunc(ep.patterns, func(s string) bool { return slices.Contains(ev.Patterns, s) }) {
+			if !ep.wants(ev) {
 				continue
 			}
 			matched = true
