@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,36 +45,44 @@ type env struct {
 	pool   *pgxpool.Pool
 	app    *fiber.App
 	tokens map[string]string
+
+	mu   sync.Mutex
+	runs []bool // per handler run: whether it ran one-shot
 }
 
 // thingBody is the request of POST /things: fail makes the handler insert
-// the thing and then fail with that status.
+// the thing and then fail with that status; refuse makes a one-shot run
+// queue a statement that fails, as a store does whose assumption does not
+// hold (the run again then inserts as usual).
 type thingBody struct {
-	Name string `json:"name"`
-	Fail int    `json:"fail"`
+	Name   string `json:"name"`
+	Fail   int    `json:"fail"`
+	Refuse bool   `json:"refuse"`
 }
 
-func newEnv(t *testing.T) *env { return newEnvWith(t) }
+func newEnv(t *testing.T) *env { return newEnvWith(t, false) }
 
 // bothModes runs test against routes guarded by Middleware as is and with
-// Speculate.
+// Speculate, and by Wrap with Speculate (one shot).
 func bothModes(t *testing.T, test func(t *testing.T, newEnv func(*testing.T) *env)) {
 	modes := []struct {
 		name string
+		wrap bool
 		opts []idempotency.Option
 	}{
-		{"run", nil},
-		{"speculate", []idempotency.Option{idempotency.Speculate()}},
+		{"run", false, nil},
+		{"speculate", false, []idempotency.Option{idempotency.Speculate()}},
+		{"one-shot", true, []idempotency.Option{idempotency.Speculate()}},
 	}
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			test(t, func(t *testing.T) *env { return newEnvWith(t, mode.opts...) })
+			test(t, func(t *testing.T) *env { return newEnvWith(t, mode.wrap, mode.opts...) })
 		})
 	}
 }
 
-func newEnvWith(t *testing.T, opts ...idempotency.Option) *env {
+func newEnvWith(t *testing.T, wrap bool, opts ...idempotency.Option) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "idempotency", idempotency.Migrations(), things()))
@@ -98,10 +108,23 @@ func newEnvWith(t *testing.T, opts ...idempotency.Option) *env {
 	}
 	e.app = httpx.NewApp(slog.New(slog.DiscardHandler))
 	e.app.Use(authz.Middleware(verifier))
+	if wrap {
+		e.app.Post("/things", idempotency.Wrap(pool, e.createThing, opts...))
+		e.app.Post("/other-things", idempotency.Wrap(pool, e.createThing, opts...))
+		e.app.Put("/things", idempotency.Wrap(pool, e.createThing, opts...))
+		return e
+	}
 	e.app.Post("/things", idempotency.Middleware(pool, opts...), e.createThing)
 	e.app.Post("/other-things", idempotency.Middleware(pool, opts...), e.createThing)
 	e.app.Put("/things", idempotency.Middleware(pool, opts...), e.createThing)
 	return e
+}
+
+// oneShotRuns returns, per handler run so far, whether it ran one-shot.
+func (e *env) oneShotRuns() []bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.runs)
 }
 
 // createThing writes in the middleware's transaction when there is one, as a
@@ -112,10 +135,21 @@ func (e *env) createThing(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
+	oneShot := idempotency.OneShot(ctx)
+	e.mu.Lock()
+	e.runs = append(e.runs, oneShot)
+	e.mu.Unlock()
 	tenant := authz.ClaimsFrom(c).TenantID
 	id := ids.New()
 	insert := func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "INSERT INTO things (id, tenant_id, name) VALUES ($1, $2, $3)", id, tenant, in.Name)
+		const sql = "INSERT INTO things (id, tenant_id, name) VALUES ($1, $2, $3)"
+		if oneShot { // nothing to wait for: the insert travels with COMMIT
+			if in.Refuse {
+				return tenancy.Defer(ctx, tx, "SELECT 1 / (SELECT count(*) FROM things WHERE false)")
+			}
+			return tenancy.Defer(ctx, tx, sql, id, tenant, in.Name)
+		}
+		_, err := tx.Exec(ctx, sql, id, tenant, in.Name)
 		return err
 	}
 	var err error

@@ -34,54 +34,102 @@ var replayedHeaders = []string{fiber.HeaderContentType, fiber.HeaderLocation}
 // Original-Request-Id. Speculate saves a round trip on routes whose
 // handlers act on nothing but the transaction.
 func Middleware(pool *pgxpool.Pool, opts ...Option) fiber.Handler {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	run := Run
-	if o.speculate {
-		run = runSpeculative
-	}
+	o := newOptions(opts)
 	return func(c *fiber.Ctx) error {
-		key := c.Get(HeaderKey)
-		if key == "" {
-			return c.Next()
+		return guardRequest(c, pool, o, nil)
+	}
+}
+
+// Wrap is Middleware for one handler h, which it calls itself rather than
+// through the chain, so it may call it twice. With Speculate, a guarded
+// write first runs in one round trip: the key's lock and lookup, the
+// handler's statements, the stored response and COMMIT travel together,
+// on the assumption that the key is new (the stored response is a plain
+// INSERT, so a used or held key fails the transaction). Handlers learn of
+// the attempt from OneShot and may assume the outcome they expect of their
+// statements when a failed expectation fails a statement. When the attempt
+// fails for any reason other than a response (a used key, a refused
+// assumption, a lost race), its transaction is rolled back and the request
+// runs again as under Middleware, which gives the answer.
+func Wrap(pool *pgxpool.Pool, h fiber.Handler, opts ...Option) fiber.Handler {
+	o := newOptions(opts)
+	return func(c *fiber.Ctx) error {
+		return guardRequest(c, pool, o, h)
+	}
+}
+
+// guardRequest runs the guarded request c: through the rest of the chain
+// when h is nil, else through h (see Wrap).
+func guardRequest(c *fiber.Ctx, pool *pgxpool.Pool, o options, h fiber.Handler) error {
+	key := c.Get(HeaderKey)
+	if key == "" {
+		if h != nil {
+			return h(c)
 		}
-		if err := ValidateKey(key); err != nil {
-			return err
-		}
-		claims := authz.ClaimsFrom(c)
-		if claims == nil {
-			return apierr.Unauthenticated()
-		}
-		ctx := c.UserContext()
-		req := Request{
-			TenantID: claims.TenantID, Key: strings.Clone(key),
-			Method: c.Method(), Path: strings.Clone(c.Path()), Body: c.Body(),
-			RequestID: reqid.From(ctx),
-		}
+		return c.Next()
+	}
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	claims := authz.ClaimsFrom(c)
+	if claims == nil {
+		return apierr.Unauthenticated()
+	}
+	ctx := c.UserContext()
+	req := Request{
+		TenantID: claims.TenantID, Key: strings.Clone(key),
+		Method: c.Method(), Path: strings.Clone(c.Path()), Body: c.Body(),
+		RequestID: reqid.From(ctx),
+	}
+	next := c.Next
+	if h != nil {
+		next = func() error { return h(c) }
+	}
+	attempt := func(mode runMode) (Response, Replay, error) {
 		var (
 			resp   Response
 			replay Replay
 		)
 		err := tenancy.Pipelined(ctx, pool, req.TenantID, func(tx pgx.Tx) error {
 			var err error
-			resp, replay, err = run(ctx, tx, req, func(sp pgx.Tx) (Response, error) {
-				c.SetUserContext(context.WithValue(ctx, txKey{}, scopedTx{tx: sp, tenantID: req.TenantID}))
+			resp, replay, err = mode.run(ctx, tx, req, func(sp pgx.Tx) (Response, error) {
+				scoped := scopedTx{tx: sp, tenantID: req.TenantID, oneShot: mode == oneShot}
+				c.SetUserContext(context.WithValue(ctx, txKey{}, scoped))
 				defer c.SetUserContext(ctx)
-				if err := c.Next(); err != nil {
+				if err := next(); err != nil {
 					return Response{}, err
 				}
 				return captured(c), nil
 			})
 			return err
 		})
-		if err != nil && !errors.Is(err, ErrNotStored) {
-			return err
-		}
-		send(c, resp, replay)
-		return nil
+		return resp, replay, err
 	}
+	mode := classic
+	if o.speculate {
+		mode = speculative
+		if h != nil {
+			resp, replay, err := attempt(oneShot)
+			if isLockTimeout(err) { // the key is held: waiting again would not help
+				err = inProgress()
+			}
+			if !retryable(ctx, err) {
+				if err != nil && !errors.Is(err, ErrNotStored) {
+					return err
+				}
+				send(c, resp, replay)
+				return nil
+			}
+			forget(c)
+			mode = classic // the key is most likely used: look it up first
+		}
+	}
+	resp, replay, err := attempt(mode)
+	if err != nil && !errors.Is(err, ErrNotStored) {
+		return err
+	}
+	send(c, resp, replay)
+	return nil
 }
 
 // captured reads the response the handler wrote.
@@ -121,6 +169,7 @@ type txKey struct{}
 type scopedTx struct {
 	tx       pgx.Tx
 	tenantID string
+	oneShot  bool
 }
 
 // TxFrom returns the transaction Middleware opened for the request carried by
@@ -131,4 +180,15 @@ type scopedTx struct {
 func TxFrom(ctx context.Context) (tx pgx.Tx, tenantID string, ok bool) {
 	s, ok := ctx.Value(txKey{}).(scopedTx)
 	return s.tx, s.tenantID, ok
+}
+
+// OneShot reports whether the request carried by ctx runs in Wrap's
+// one-round-trip attempt: its statements are sent with COMMIT, and if the
+// transaction fails the handler runs again in a transaction of its own (with
+// OneShot false). A store may then queue a statement whose result it does
+// not wait for, and make it fail when its assumption does not hold (a
+// division by zero, a violated constraint) instead of reading the result.
+func OneShot(ctx context.Context) bool {
+	s, ok := ctx.Value(txKey{}).(scopedTx)
+	return ok && s.oneShot
 }

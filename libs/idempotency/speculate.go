@@ -32,6 +32,17 @@ func Speculate() Option { return func(o *options) { o.speculate = true } }
 // at once (see Speculate); it is Run when tx is not a transaction of
 // tenancy.Pipelined.
 func runSpeculative(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
+	return speculate(ctx, tx, req, fn, false)
+}
+
+// runOneShot is runSpeculative that, when fn sent nothing, does not wait for
+// the lookup either: it assumes a new key and leaves the stored response
+// (an INSERT, which fails on a used key) to travel with COMMIT (see Wrap).
+func runOneShot(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
+	return speculate(ctx, tx, req, fn, true)
+}
+
+func speculate(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error), oneShot bool) (Response, Replay, error) {
 	var look speculativeLookup
 	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(tx, req) {
 		return Run(ctx, tx, req, fn)
@@ -42,8 +53,9 @@ func runSpeculative(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx)
 	}
 	resp, fnErr := fn(sp)
 	// The lookup went out with fn's first statement, or goes now (what fn
-	// deferred keeps waiting for COMMIT otherwise).
-	if !look.done {
+	// deferred keeps waiting for COMMIT otherwise), or in one shot with
+	// COMMIT.
+	if !look.done && !oneShot {
 		if err := tenancy.Flush(ctx, tx); err != nil && !look.done {
 			_ = sp.Rollback(ctx)
 			return Response{}, Replay{}, fmt.Errorf("idempotency: reading key: %w", err)
