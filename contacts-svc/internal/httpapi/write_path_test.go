@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Contact writes validate custom fields with the tenant's definitions,
@@ -151,4 +154,58 @@ func waitForLockWait(t *testing.T, e *env) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("the second create never waited for the first")
+}
+
+// A create with an Idempotency-Key commits in one round trip on the
+// assumption that its number is new (or has the record id this process
+// knows). A record another replica made is unknown here: the assumption
+// fails, nothing of it commits, and the create runs again and links the
+// contact to that record, with one contact.created naming it.
+func TestOneShotCreateOfANumberWithAnUnknownRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token(t, tenantA, all()...)
+	number := e.phone()
+	recordID := ids.New()
+	err := tenancy.Do(ctx, e.pool, tenantA, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)`, recordID, tenantA, number)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"first_name":"Ada","phone":"` + number + `"}`
+	r := e.do(t, request{method: "POST", path: "/api/v1/contacts", token: tok, body: body, header: keyed("unknown-record")})
+	var c contactJSON
+	r.data(t, &c)
+	if r.status != 201 || c.PhoneID != recordID {
+		t.Fatalf("create = %d %s, want 201 with phone_id %s", r.status, r.body, recordID)
+	}
+	rows, err := e.pool.Query(ctx, `SELECT payload->'data'->>'phone_id' FROM outbox WHERE payload->>'type' = 'contact.created'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(published) != 1 || published[0] != recordID {
+		t.Errorf("contact.created events name phone ids %v, want one naming %s", published, recordID)
+	}
+	if n := e.total(t); n != 1 {
+		t.Errorf("contacts = %d, want 1", n)
+	}
+	// The number is now held: the next one-shot create refuses its
+	// assumption and the run again answers the usual 422.
+	again := e.do(t, request{method: "POST", path: "/api/v1/contacts", token: tok, body: body, header: keyed("held")})
+	checkResult(t, again, 422, apierr.CodeValidationFailed, "phone")
+	// A new number commits in one shot with a new record.
+	fresh := e.do(t, request{method: "POST", path: "/api/v1/contacts", token: tok,
+		body: `{"phone":"` + e.phone() + `"}`, header: keyed("fresh")})
+	var f contactJSON
+	fresh.data(t, &f)
+	if fresh.status != 201 || f.PhoneID == "" || f.PhoneID == recordID {
+		t.Errorf("create of a new number = %d %s", fresh.status, fresh.body)
+	}
 }

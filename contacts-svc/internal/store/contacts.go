@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/tenancy"
@@ -211,19 +213,52 @@ const insertNewContactSQL = identitySQL + `, inserted AS (
 	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
 	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL)` + identityResult
 
+// insertAssumedContactSQL is insertNewContactSQL for a one-shot write: the
+// contact is inserted only with the phone record id $1 (the record is new
+// with that id, or has it already), and the statement fails (division by
+// zero) when it inserted nothing, so the transaction never commits an
+// assumption that did not hold.
+const insertAssumedContactSQL = identitySQL + `, inserted AS (
+	INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
+	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
+	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL AND owners.phone_id = $1
+	RETURNING id)
+	SELECT 1 / (SELECT count(*) FROM inserted)`
+
 // InsertNewContact is ClaimIdentity and, when neither the phone record nor
 // the external id has a live holder, the insert of the new live contact c,
 // in one statement; c.PhoneID is ignored (the record's id is returned).
 // A concurrent insert that wins the race is contact.ErrPhoneTaken or
 // contact.ErrExternalIDTaken.
+//
+// In a one-shot write (idempotency.OneShot) it does not wait for the
+// statement: it assumes the contact is inserted, with the record id this
+// process knows for the number or a new one, returns that identity, and
+// queues a statement that fails the transaction when the assumption does
+// not hold (the request then runs again and takes the path above).
 func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity, error) {
+	phoneID, known := t.store.phones.get(t.tenantID, c.Phone)
+	if !known {
+		phoneID = ids.New()
+	}
+	args := []any{phoneID, t.tenantID, c.Phone, c.ExternalID,
+		c.ID, c.FirstName, c.LastName, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt}
+	if idempotency.OneShot(ctx) {
+		qq := &pgx.QueuedQuery{SQL: insertAssumedContactSQL, Arguments: args}
+		qq.Exec(func(pgconn.CommandTag) error {
+			t.store.phones.put(t.tenantID, c.Phone, phoneID)
+			return nil
+		})
+		if tenancy.Queue(t.tx, qq) {
+			return Identity{PhoneID: phoneID}, nil
+		}
+	}
 	var id Identity
-	err := t.tx.QueryRow(ctx, insertNewContactSQL, ids.New(), t.tenantID, c.Phone, c.ExternalID,
-		c.ID, c.FirstName, c.LastName, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt).
-		Scan(&id.PhoneID, &id.PhoneOwner, &id.ExternalIDOwner)
+	err := t.tx.QueryRow(ctx, insertNewContactSQL, args...).Scan(&id.PhoneID, &id.PhoneOwner, &id.ExternalIDOwner)
 	if err != nil {
 		return Identity{}, fmt.Errorf("inserting contact: %w", contactError(err))
 	}
+	t.store.phones.put(t.tenantID, c.Phone, id.PhoneID)
 	return id, nil
 }
 

@@ -26,13 +26,14 @@ type Store struct {
 	pool        *pgxpool.Pool
 	relay       *outbox.Relay
 	definitions *definitionCache
+	phones      *phoneIDs
 }
 
 // New returns a store on the app pool. relay, the outbox relay of the
 // process (nil when it runs none), is woken after every commit that added
 // events.
 func New(pool *pgxpool.Pool, relay *outbox.Relay) *Store {
-	return &Store{pool: pool, relay: relay, definitions: newDefinitionCache(definitionTTL)}
+	return &Store{pool: pool, relay: relay, definitions: newDefinitionCache(definitionTTL), phones: newPhoneIDs()}
 }
 
 // Tx is a transaction scoped to one tenant.
