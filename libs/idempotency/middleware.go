@@ -105,26 +105,27 @@ func guardRequest(c *fiber.Ctx, pool *pgxpool.Pool, o options, h fiber.Handler) 
 		})
 		return resp, replay, err
 	}
-	mode := classic
-	if o.speculate {
-		mode = speculative
-		if h != nil {
-			resp, replay, err := attempt(oneShot)
-			if isLockTimeout(err) { // the key is held: waiting again would not help
-				err = inProgress()
-			}
-			if !retryable(ctx, err) {
-				if err != nil && !errors.Is(err, ErrNotStored) {
-					return err
-				}
-				send(c, resp, replay)
-				return nil
-			}
-			forget(c)
-			mode = classic // the key is most likely used: look it up first
+	var (
+		resp   Response
+		replay Replay
+		err    error
+	)
+	switch {
+	case o.speculate && h != nil:
+		resp, replay, err = attempt(oneShot)
+		if isLockTimeout(err) { // the key is held: waiting again would not help
+			err = inProgress()
 		}
+		if retryable(ctx, err) {
+			forget(c)
+			// The key is most likely used: look it up first.
+			resp, replay, err = attempt(classic)
+		}
+	case o.speculate:
+		resp, replay, err = attempt(speculative)
+	default:
+		resp, replay, err = attempt(classic)
 	}
-	resp, replay, err := attempt(mode)
 	if err != nil && !errors.Is(err, ErrNotStored) {
 		return err
 	}

@@ -15,18 +15,15 @@ type runMode int
 
 const (
 	classic     runMode = iota // Run: the lookup, then the handler
-	speculative                // runSpeculative (Speculate)
-	oneShot                    // runOneShot (Speculate with Wrap)
+	speculative                // speculate (Speculate)
+	oneShot                    // speculate in one shot (Speculate with Wrap)
 )
 
 func (m runMode) run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
-	switch m {
-	case speculative:
-		return runSpeculative(ctx, tx, req, fn)
-	case oneShot:
-		return runOneShot(ctx, tx, req, fn)
+	if m == classic {
+		return Run(ctx, tx, req, fn)
 	}
-	return Run(ctx, tx, req, fn)
+	return speculate(ctx, tx, req, fn, m == oneShot)
 }
 
 func newOptions(opts []Option) options {

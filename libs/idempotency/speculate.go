@@ -28,20 +28,12 @@ type options struct {
 // other services, no messages): those would happen for a replay too.
 func Speculate() Option { return func(o *options) { o.speculate = true } }
 
-// runSpeculative is Run that queues the key's lock and lookup and runs fn
-// at once (see Speculate); it is Run when tx is not a transaction of
-// tenancy.Pipelined.
-func runSpeculative(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
-	return speculate(ctx, tx, req, fn, false)
-}
-
-// runOneShot is runSpeculative that, when fn sent nothing, does not wait for
-// the lookup either: it assumes a new key and leaves the stored response
-// (an INSERT, which fails on a used key) to travel with COMMIT (see Wrap).
-func runOneShot(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
-	return speculate(ctx, tx, req, fn, true)
-}
-
+// speculate is Run that queues the key's lock and lookup and runs fn at
+// once (see Speculate); it is Run when tx is not a transaction of
+// tenancy.Pipelined. In one shot (see Wrap), when fn sent nothing, it does
+// not wait for the lookup either: it assumes a new key and leaves the
+// stored response (an INSERT, which fails on a used key) to travel with
+// COMMIT.
 func speculate(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error), oneShot bool) (Response, Replay, error) {
 	var look speculativeLookup
 	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(tx, req) {
