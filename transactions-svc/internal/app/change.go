@@ -45,11 +45,18 @@ func move(it *txn.Item, action txn.Action) error {
 }
 
 // save writes the item with updated_at now and records the events: own
-// (receivable.paid, ...) followed by <domain>.updated.
+// (receivable.paid, ...) followed by <domain>.updated. An item saved in
+// processing (it just got there: no action keeps it there) gets its rail
+// timeout queued (awaitRail).
 func (a *App) save(ctx context.Context, tx *store.Tx, it *txn.Item, own ...string) error {
 	it.UpdatedAt = a.Now()
 	if err := tx.UpdateItem(ctx, *it); err != nil {
 		return err
+	}
+	if it.Status == txn.Processing {
+		if err := a.awaitRail(ctx, tx, *it); err != nil {
+			return err
+		}
 	}
 	return a.emitState(ctx, tx, *it, own...)
 }

@@ -38,9 +38,6 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 		if err := move(it, txn.SubmitCard); err != nil {
 			return err
 		}
-		if err := a.awaitRail(ctx, tx, *it); err != nil {
-			return err
-		}
 		return a.save(ctx, tx, it)
 	})
 	if err != nil {
@@ -58,9 +55,6 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 	var ch charge
 	_, err := a.change(ctx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RetryPayment); err != nil {
-			return err
-		}
-		if err := a.awaitRail(ctx, tx, *it); err != nil {
 			return err
 		}
 		ch.outcome, ch.reason = sandbox.Charge("", true)

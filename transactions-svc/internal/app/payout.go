@@ -65,9 +65,6 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 		if err := move(it, txn.RetryDisbursement); err != nil {
 			return err
 		}
-		if err := a.awaitRail(ctx, tx, *it); err != nil {
-			return err
-		}
 		return a.save(ctx, tx, it)
 	})
 	if err != nil {
@@ -105,9 +102,6 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 		return err
 	}
 	if err := move(it, txn.Disburse); err != nil {
-		return err
-	}
-	if err := a.awaitRail(ctx, tx, *it); err != nil {
 		return err
 	}
 	return a.save(ctx, tx, it)
