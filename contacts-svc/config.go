@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/optins"
 	optinclient "github.com/paylane/paylane/optin-svc/client"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -22,6 +23,9 @@ import (
 type Config struct {
 	// HTTPAddr serves /api/v1 (through the gateway) and /internal/v1 (HTTP_ADDR, ":8080").
 	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
 	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
 	InternalAddr string
 	// DatabaseURL is the app role's DSN (DATABASE_URL).

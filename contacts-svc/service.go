@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"sync"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 const (
@@ -84,9 +84,9 @@ func Run(ctx context.Context, cfg Config) error {
 		Region:   cfg.DefaultRegion,
 	})
 
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+		return err
 	}
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- web.Listener(ln) }()

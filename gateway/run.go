@@ -26,6 +26,7 @@ import (
 	"github.com/paylane/paylane/libs/discovery"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // shutdownTimeout bounds the graceful drain of the listeners.
@@ -87,7 +88,7 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	log := cfg.Logger
-	publicLn, err := listen(cfg.ListenAddr, p.tls)
+	publicLn, err := listenOn(cfg.PublicListener, cfg.ListenAddr, p.tls)
 	if err != nil {
 		return err
 	}
@@ -188,9 +189,14 @@ func serverTLS(cfg Config) (*tls.Config, error) {
 }
 
 func listen(addr string, tlsCfg *tls.Config) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
+	return listenOn(nil, addr, tlsCfg)
+}
+
+// listenOn serves ln when bound already, otherwise listens on addr.
+func listenOn(ln net.Listener, addr string, tlsCfg *tls.Config) (net.Listener, error) {
+	ln, err := svcrun.Listen(ln, addr)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+		return nil, err
 	}
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -34,9 +35,13 @@ const (
 // defaults in Run; the listen addresses of ConfigFromEnv default to the
 // Default*Addr constants (tests pass 127.0.0.1:0).
 type Config struct {
-	ListenAddr   string // public listener
-	AdminAddr    string // operator plane listener
-	InternalAddr string // /healthz, /readyz, /metrics, pprof
+	ListenAddr string // public listener
+	// PublicListener, when set, is served (behind TLS when configured)
+	// instead of listening on ListenAddr: the devstack binds it before the
+	// services start, since they learn the public URL first.
+	PublicListener net.Listener
+	AdminAddr      string // operator plane listener
+	InternalAddr   string // /healthz, /readyz, /metrics, pprof
 	// TLSCertFile and TLSKeyFile, both set, make the public and admin
 	// listeners TLS 1.2+.
 	TLSCertFile, TLSKeyFile string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -19,6 +20,9 @@ import (
 type Config struct {
 	// HTTPAddr is the listener of the internal API and the admin plane (HTTP_ADDR, ":8080").
 	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
 	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
 	InternalAddr string
 	// DatabaseURL is the app role's DSN (DATABASE_URL).

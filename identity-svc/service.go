@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config) error {
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 
-	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, InternalAddr: cfg.InternalAddr,
+	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
 		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"regexp"
@@ -20,6 +21,9 @@ import (
 type Config struct {
 	// HTTPAddr serves /api/v1, /admin/v1, /l/o, /webhooks/sms and /internal/v1 (HTTP_ADDR, ":8080").
 	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
 	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
 	InternalAddr string
 	// DatabaseURL is the app role's DSN (DATABASE_URL).

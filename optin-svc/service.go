@@ -11,12 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"sync"
 	"time"
 
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/optin-svc/migrations"
 )
 
@@ -69,9 +69,9 @@ func Run(ctx context.Context, cfg Config) error {
 	a := newApp(cfg, pool, log)
 	reg := obs.NewRegistry()
 	web := newWeb(cfg, a, pool, reg, log)
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+		return err
 	}
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- web.Listener(ln) }()

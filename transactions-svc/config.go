@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
@@ -22,6 +23,9 @@ const serviceName = "transactions-svc"
 type Config struct {
 	// HTTPAddr serves /api/v1 and the hosted pages /l/r, /l/p (HTTP_ADDR, ":8080").
 	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
 	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
 	InternalAddr string
 	// DatabaseURL is the app role's DSN (DATABASE_URL).

@@ -73,7 +73,7 @@ func Run(ctx context.Context, cfg Config) error {
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
 
-	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, InternalAddr: cfg.InternalAddr,
+	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
 		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"os"
 	"strconv"
@@ -22,6 +23,9 @@ import (
 type Config struct {
 	// HTTPAddr serves /api/v1/webhook-endpoints (HTTP_ADDR, ":8080").
 	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
 	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
 	InternalAddr string
 	// DatabaseURL is the app role's DSN (DATABASE_URL).

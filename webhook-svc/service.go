@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/paylane/paylane/libs/inbox"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
 	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/httpapi"
@@ -106,9 +106,9 @@ func Run(ctx context.Context, cfg Config) error {
 		&http.Client{Timeout: jwksClientTimeout})
 	httpapi.Register(web, app.New(st, sl, nil), pool, verifier)
 
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.HTTPAddr, err)
+		return err
 	}
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- web.Listener(ln) }()

@@ -12,6 +12,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"time"
@@ -30,6 +31,20 @@ type stack struct {
 	cluster *pgcluster.Cluster
 	brokers []string
 	lock    *os.File // held while the stack runs (see lockRoot)
+	// listeners are the addresses reserved for the gateway and the services
+	// (see reserve); serve closes those a failed start left unserved.
+	listeners []net.Listener
+}
+
+// reserve binds addr for a part of the stack and returns the listener and
+// its address.
+func (s *stack) reserve(addr string) (net.Listener, string, error) {
+	ln, a, err := reserve(addr)
+	if err != nil {
+		return nil, "", err
+	}
+	s.listeners = append(s.listeners, ln)
+	return ln, a, nil
 }
 
 // Run starts the stack and blocks until ctx is done, then stops the
@@ -128,6 +143,11 @@ func (s *stack) stopPostgres() {
 func (s *stack) serve(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	defer func() {
+		for _, ln := range s.listeners {
+			_ = ln.Close() // served listeners are closed already
+		}
+	}()
 	g, gctx := errgroup.WithContext(ctx)
 	info, startErr := s.start(gctx, g)
 	if startErr == nil {
@@ -151,11 +171,19 @@ func (s *stack) serve(parent context.Context) error {
 // start brings up services and gateway, bootstraps the demo tenant, writes
 // devstack.json and prints the banner.
 func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
+	// Services put the gateway's URL in the links they send (payment pages,
+	// opt-in confirmations), so the public listener is bound first and its
+	// port settled before any service starts.
+	publicLn, publicAddr, err := s.reserve(s.opts.GatewayAddr)
+	if err != nil {
+		return Info{}, fmt.Errorf("gateway: %w", err)
+	}
+	s.opts.GatewayAddr = publicAddr
 	addrs, err := s.startServices(ctx, g)
 	if err != nil {
 		return Info{}, err
 	}
-	gw, err := s.startGateway(ctx, g, addrs)
+	gw, err := s.startGateway(ctx, g, publicLn, addrs)
 	if err != nil {
 		return Info{}, err
 	}

@@ -14,11 +14,12 @@ import (
 
 // startGateway starts the gateway in g with routes to the services' bound
 // addresses and waits until its listeners are up.
-func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, addrs map[string]string) (gateway.Addrs, error) {
+func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, public net.Listener, addrs map[string]string) (gateway.Addrs, error) {
 	routes, adminRoutes := gatewayRoutes(services(), addrs)
 	readyCh := make(chan gateway.Addrs, 1)
 	cfg := gateway.Config{
 		ListenAddr:       s.opts.GatewayAddr,
+		PublicListener:   public,
 		AdminAddr:        s.opts.AdminAddr,
 		InternalAddr:     "127.0.0.1:0",
 		TLSCertFile:      s.tls.Cert,

@@ -63,14 +63,6 @@ func (o Options) withDefaults() (Options, error) {
 	if o.GatewayAddr == "" {
 		o.GatewayAddr = ":8443"
 	}
-	// Services put the gateway's URL in the links they send (payment pages,
-	// opt-in confirmations), so the public port must be known before they
-	// start: port 0 is settled here, once.
-	fixed, err := fixPort(o.GatewayAddr)
-	if err != nil {
-		return o, err
-	}
-	o.GatewayAddr = fixed
 	if o.AdminAddr == "" {
 		o.AdminAddr = "127.0.0.1:8444"
 	}
@@ -105,20 +97,19 @@ func prepareRoot(root string) error {
 	return nil
 }
 
-// fixPort returns addr with port 0 replaced by a port free right now.
-func fixPort(addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
+// reserve binds addr (port 0 picks one) and returns the listener with addr's
+// host and the bound port. The listener is handed to whoever serves the
+// address: an address picked, released and bound again later could be taken
+// in between (by another listener picking port 0).
+func reserve(addr string) (net.Listener, string, error) {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("gateway address %q: %w", addr, err)
-	}
-	if port != "0" {
-		return addr, nil
+		return nil, "", fmt.Errorf("listen address %q: %w", addr, err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("finding a free port for the gateway: %w", err)
+		return nil, "", fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	defer ln.Close()
-	_, free, _ := net.SplitHostPort(ln.Addr().String())
-	return net.JoinHostPort(host, free), nil
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return ln, net.JoinHostPort(host, port), nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 type deps struct {
 	// httpAddr is the service's HTTP listener, chosen by the devstack.
 	httpAddr         string
+	httpListener     net.Listener // bound at httpAddr (see startServices)
 	ownerDSN, appDSN string
 	brokers          []string
 	secrets          Secrets
@@ -75,6 +77,7 @@ func services() []service {
 func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 	return identitysvc.Run(ctx, identitysvc.Config{
 		HTTPAddr:           d.httpAddr,
+		HTTPListener:       d.httpListener,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
@@ -92,6 +95,7 @@ func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
 	return contactssvc.Run(ctx, contactssvc.Config{
 		HTTPAddr:           d.httpAddr,
+		HTTPListener:       d.httpListener,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
@@ -110,6 +114,7 @@ func runContacts(ctx context.Context, d deps, ready func(string)) error {
 func runTransactions(ctx context.Context, d deps, ready func(string)) error {
 	return transactionssvc.Run(ctx, transactionssvc.Config{
 		HTTPAddr:           d.httpAddr,
+		HTTPListener:       d.httpListener,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
@@ -135,6 +140,7 @@ func loopbackOnly() []netip.Prefix {
 func runWebhook(ctx context.Context, d deps, ready func(string)) error {
 	return webhooksvc.Run(ctx, webhooksvc.Config{
 		HTTPAddr:            d.httpAddr,
+		HTTPListener:        d.httpListener,
 		InternalAddr:        "127.0.0.1:0",
 		DatabaseURL:         d.appDSN,
 		MigrateDatabaseURL:  d.ownerDSN,
@@ -159,6 +165,7 @@ const devSenderNumber = "+15005550006"
 func runOptin(ctx context.Context, d deps, ready func(string)) error {
 	return optinsvc.Run(ctx, optinsvc.Config{
 		HTTPAddr:           d.httpAddr,
+		HTTPListener:       d.httpListener,
 		InternalAddr:       "127.0.0.1:0",
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,

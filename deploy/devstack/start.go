@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgcluster"
@@ -23,13 +24,16 @@ func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[strin
 	// that call each other (contacts reads opt-in standings from optin,
 	// optin creates contacts through contacts) know the other's URL whatever
 	// the start order; stages only order readiness (identity's keys first).
+	// Each address is bound here and the listener handed to its service, so
+	// no address can be picked twice or taken before its service starts.
 	planned := make(map[string]string, len(rows))
+	listeners := make(map[string]net.Listener, len(rows))
 	for _, row := range rows {
-		a, err := fixPort("127.0.0.1:0")
+		ln, a, err := s.reserve("127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
-		planned[row.name] = a
+		planned[row.name], listeners[row.name] = a, ln
 	}
 	addrs := make(map[string]string, len(rows))
 	for stage := 0; stage <= lastStage(rows); stage++ {
@@ -43,6 +47,7 @@ func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[strin
 			if err != nil {
 				return nil, err
 			}
+			d.httpListener = listeners[row.name]
 			s.logf("starting %s-svc", row.name)
 			g.Go(func() error {
 				err := row.run(ctx, d, func(addr string) { readyCh <- ready{row.name, addr} })

@@ -42,6 +42,9 @@ type Options struct {
 	Name string
 	// HTTPAddr and InternalAddr are the listen addresses (port 0 picks one).
 	HTTPAddr, InternalAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (see Listen).
+	HTTPListener net.Listener
 	// Web serves HTTPAddr.
 	Web *fiber.App
 	// Registry is exposed at the internal listener's /metrics.
@@ -78,9 +81,9 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if o.ShutdownTimeout == 0 {
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
-	ln, err := net.Listen("tcp", o.HTTPAddr)
+	ln, err := Listen(o.HTTPListener, o.HTTPAddr)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", o.HTTPAddr, err)
+		return nil, err
 	}
 	s := &Service{opts: o, ln: ln, httpDone: make(chan error, 1), failed: make(chan error, 1)}
 	s.ctx, s.cancel = context.WithCancel(ctx)
@@ -93,6 +96,22 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		return nil, fmt.Errorf("serving internal listener: %w", err)
 	}
 	return s, nil
+}
+
+// Listen returns ln when a caller bound the listener already, and otherwise
+// listens on addr. A caller that must know a service's address before the
+// service starts (the devstack tells every service every other's URL) binds
+// it first and hands it over: an address picked and released could be taken
+// by another listener before the service binds it.
+func Listen(ln net.Listener, addr string) (net.Listener, error) {
+	if ln != nil {
+		return ln, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	return ln, nil
 }
 
 // Context is the service's context: workers stop when it ends.

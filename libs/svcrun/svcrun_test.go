@@ -135,3 +135,34 @@ func TestMigrateNeedsBothDSNs(t *testing.T) {
 		t.Fatal("Migrate without an owner DSN succeeded")
 	}
 }
+
+// A listener bound by the caller is served as is: its address is the
+// service's, whatever HTTPAddr says.
+func TestServesAHandedOverListener(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := fiber.New(fiber.Config{DisableStartupMessage: true})
+	web.Get("/hello", func(c *fiber.Ctx) error { return c.SendString("hi") })
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := svcrun.Start(ctx, svcrun.Options{Name: "test-svc", HTTPAddr: "127.0.0.1:1", HTTPListener: ln, InternalAddr: "127.0.0.1:0", Web: web})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HTTPAddr() != ln.Addr().String() {
+		t.Errorf("HTTPAddr = %s, want the handed-over %s", s.HTTPAddr(), ln.Addr())
+	}
+	if code, body, err := get("http://" + ln.Addr().String() + "/hello"); err != nil || code != 200 || body != "hi" {
+		t.Fatalf("GET /hello on the handed-over listener: %d %q %v", code, body, err)
+	}
+	cancel()
+	if err := s.Wait(); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	if c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		c.Close()
+		t.Error("the handed-over listener still accepts after Wait")
+	}
+}
