@@ -11,6 +11,8 @@
 # time) divided by the transactions, which moves far less than throughput on a
 # shared machine. Usage, from the repository root:
 #   bash bench/pgbench/decompose.sh [transactions per client, default 2500] [shape.sql ...]
+# ALTER_SQL, when set, runs after the migrations (as the owner): a what-if on
+# the schema, e.g. ALTER_SQL='DROP INDEX contacts_full_name_trgm_idx'.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +58,9 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO app;
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO app;
 SQL
 } | psql -d contacts >/dev/null
+if [ -n "${ALTER_SQL:-}" ]; then
+	psql -d contacts -c "$ALTER_SQL" >/dev/null
+fi
 
 pm=$(head -1 "$dir/data/postmaster.pid")
 tick=$(getconf CLK_TCK)

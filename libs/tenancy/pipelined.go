@@ -18,7 +18,9 @@ import (
 //     with COMMIT;
 //   - a savepoint (tx.Begin) is queued too: RELEASE and ROLLBACK TO are sent
 //     with what follows, and rolling back a savepoint drops what it queued
-//     (and the SAVEPOINT itself when it was never sent).
+//     (and the SAVEPOINT itself when it was never sent); releasing one whose
+//     SAVEPOINT was never sent drops SAVEPOINT and sends no RELEASE (its
+//     statements are then the transaction's own).
 //
 // A queued statement that fails fails the statement it travelled with (or the
 // commit) with its own error, and the transaction is rolled back. After a

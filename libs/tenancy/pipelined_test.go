@@ -3,6 +3,7 @@ package tenancy_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -184,6 +185,74 @@ func TestPipelinedSavepoints(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"outer", "released"}, hooks); diff != "" {
 		t.Errorf("OnCommit hooks run (-want +got):\n%s", diff)
+	}
+}
+
+// A savepoint released before anything of it was sent costs the server no
+// subtransaction: its rows are written by the transaction itself, unlike
+// those of a savepoint whose SAVEPOINT went out; and a statement of it that
+// fails still fails the commit.
+func TestPipelinedUnsentSavepointIsElided(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := onePool(t)
+	var elidedInSub, sentInSub bool
+	err := tenancy.Pipelined(ctx, pool, "tenant-a", func(tx pgx.Tx) error {
+		unsent, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if err := tenancy.Defer(ctx, unsent, insertItem, "tenant-a", "elided"); err != nil {
+			return err
+		}
+		if err := unsent.Commit(ctx); err != nil {
+			return err
+		}
+		sent, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := sent.Exec(ctx, insertItem, "tenant-a", "sent"); err != nil {
+			return err
+		}
+		if err := sent.Commit(ctx); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT
+			bool_or(xmin <> pg_current_xact_id()::xid) FILTER (WHERE name = 'elided'),
+			bool_or(xmin <> pg_current_xact_id()::xid) FILTER (WHERE name = 'sent')
+			FROM items`).Scan(&elidedInSub, &sentInSub)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elidedInSub || !sentInSub {
+		t.Errorf("written in a subtransaction: unsent savepoint's row %v (want false), sent savepoint's row %v (want true)",
+			elidedInSub, sentInSub)
+	}
+	if got, err := readNames(ctx, pool, "tenant-a"); err != nil || !slices.Equal(got, []string{"elided", "sent"}) {
+		t.Errorf("committed rows = %v (%v), want [elided sent]", got, err)
+	}
+
+	err = tenancy.Pipelined(ctx, pool, "tenant-a", func(tx pgx.Tx) error {
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if err := tenancy.Defer(ctx, sp, insertItem, "tenant-b", "smuggled"); err != nil {
+			return err
+		}
+		if err := sp.Commit(ctx); err != nil {
+			return err
+		}
+		return tenancy.Defer(ctx, tx, insertItem, "tenant-a", "after")
+	})
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "42501" {
+		t.Fatalf("commit after a failing statement of an elided savepoint = %v, want 42501", err)
+	}
+	if got, _ := readNames(ctx, pool, "tenant-a"); !slices.Equal(got, []string{"elided", "sent"}) {
+		t.Errorf("rows after the failed transaction = %v, want [elided sent]", got)
 	}
 }
 

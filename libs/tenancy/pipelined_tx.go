@@ -3,6 +3,7 @@ package tenancy
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -42,6 +43,15 @@ func (t *pipeTx) Commit(ctx context.Context) error {
 	}
 	t.closed = true
 	if t.savepoint != "" {
+		if t.p.flushes == t.flushesAt {
+			// Nothing of the savepoint was sent: its statements join the
+			// enclosing transaction's queue as they are, and SAVEPOINT with
+			// RELEASE would only cost the server a subtransaction. (A
+			// statement of it that fails still fails the transaction, as a
+			// failure between SAVEPOINT and RELEASE would in one batch.)
+			t.p.pending = slices.Delete(t.p.pending, t.queuedAt, t.queuedAt+1)
+			return nil
+		}
 		t.p.queue(&pgx.QueuedQuery{SQL: "RELEASE SAVEPOINT " + t.savepoint})
 		return nil
 	}
