@@ -30,13 +30,14 @@ func Speculate() Option { return func(o *options) { o.speculate = true } }
 
 // speculate is Run that queues the key's lock and lookup and runs fn at
 // once (see Speculate); it is Run when tx is not a transaction of
-// tenancy.Pipelined. In one shot (see Wrap), when fn sent nothing, it does
-// not wait for the lookup either: it assumes a new key and leaves the
-// stored response (an INSERT, which fails on a used key) to travel with
-// COMMIT.
+// tenancy.Pipelined. In one shot (see Wrap) it takes the lock but reads
+// nothing: it assumes a new key and leaves the stored response (an INSERT,
+// which fails on a used key, and the attempt with it) to travel with
+// COMMIT. The lock still keeps a classic run of the same key waiting until
+// the attempt ends, so that run then reads what the attempt stored.
 func speculate(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error), oneShot bool) (Response, Replay, error) {
 	var look speculativeLookup
-	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(tx, req) {
+	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(tx, req, !oneShot) {
 		return Run(ctx, tx, req, fn)
 	}
 	sp, err := tx.Begin(ctx)
@@ -82,9 +83,10 @@ type speculativeLookup struct {
 	err         error
 }
 
-// queue queues the lock timeout, the key's lock and the read of its row on
-// tx, if tx is Pipelined.
-func (l *speculativeLookup) queue(tx pgx.Tx, req Request) bool {
+// queue queues the lock timeout, the key's lock and, when read is set, the
+// read of its row on tx, if tx is Pipelined. Without the read the key is
+// taken for new.
+func (l *speculativeLookup) queue(tx pgx.Tx, req Request, read bool) bool {
 	lock := &pgx.QueuedQuery{SQL: lockSQL, Arguments: []any{req.TenantID, req.Key}}
 	lock.Fn = func(br pgx.BatchResults) error {
 		_, err := br.Exec()
@@ -93,8 +95,8 @@ func (l *speculativeLookup) queue(tx pgx.Tx, req Request) bool {
 		}
 		return err
 	}
-	read := &pgx.QueuedQuery{SQL: lookupSQL, Arguments: []any{req.TenantID, req.Key}}
-	read.Fn = func(br pgx.BatchResults) error {
+	lookup := &pgx.QueuedQuery{SQL: lookupSQL, Arguments: []any{req.TenantID, req.Key}}
+	lookup.Fn = func(br pgx.BatchResults) error {
 		k := &l.key
 		err := br.QueryRow().Scan(&k.method, &k.path, &k.sum, &k.requestID, &k.status, &k.header, &k.body, &k.expired)
 		l.done, l.found = true, err == nil
@@ -107,7 +109,14 @@ func (l *speculativeLookup) queue(tx pgx.Tx, req Request) bool {
 	if !tenancy.Queue(tx, &pgx.QueuedQuery{SQL: lockTimeoutSQL()}) {
 		return false
 	}
-	return tenancy.Queue(tx, lock) && tenancy.Queue(tx, read)
+	if !tenancy.Queue(tx, lock) {
+		return false
+	}
+	if !read {
+		l.done = true
+		return true
+	}
+	return tenancy.Queue(tx, lookup)
 }
 
 // failure is the error of the lookup as Run reports it.
