@@ -48,8 +48,9 @@ psql() { "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p $port -U postgres "$@
 psql -c "CREATE DATABASE contacts" -c "CREATE ROLE app LOGIN"
 up() { sed -n '/+goose Up/,/+goose Down/p' "$1" | grep -v '+goose'; }
 {
-	up "$root/contacts-svc/migrations/00001_contacts.sql"
-	for f in "$root"/libs/outbox/migrations/*.sql "$root"/libs/idempotency/migrations/*.sql; do up "$f"; done
+	for f in "$root"/contacts-svc/migrations/*.sql "$root"/libs/outbox/migrations/*.sql "$root"/libs/idempotency/migrations/*.sql; do
+		up "$f"
+	done
 	cat <<'SQL'
 -- The baseline's table: a contact with its phone inline and a primary key only.
 CREATE TABLE bare_contacts (id text PRIMARY KEY, tenant_id text, external_id text, first_name text,

@@ -12,7 +12,7 @@ CREATE TABLE phones (
     e164       text        NOT NULL CHECK (e164 ~ '^\+[1-9][0-9]{6,14}$'),
     created_at timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT phones_tenant_e164_key UNIQUE (tenant_id, e164),
-    -- the target of contacts_phone_fkey: a contact's phone is of its tenant
+    -- the target of contacts_phone_fkey (dropped in 00002)
     CONSTRAINT phones_tenant_id_key UNIQUE (tenant_id, id)
 );
 
