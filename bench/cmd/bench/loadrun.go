@@ -45,13 +45,18 @@ func (m measured) PostgresCPUPerRequest() time.Duration {
 // loadRun runs the load generator with the run's connections, warm-up and
 // window, and logs the outcome.
 func (b *bench) loadRun(ctx context.Context, name string, expect int, req load.Request) (measured, error) {
-	b.logf("%s: %d connections, %s warm-up, %s measured", name, b.cfg.conns, b.cfg.warmup, b.cfg.duration)
+	return b.loadRunFor(ctx, name, expect, req, b.cfg.duration)
+}
+
+// loadRunFor is loadRun with a measured window of d.
+func (b *bench) loadRunFor(ctx context.Context, name string, expect int, req load.Request, d time.Duration) (measured, error) {
+	b.logf("%s: %d connections, %s warm-up, %s measured", name, b.cfg.conns, b.cfg.warmup, d)
 	var (
 		m      measured
 		cpuErr error
 	)
 	res, err := load.Run(ctx, load.Options{
-		Client: b.client, Workers: b.cfg.conns, Warmup: b.cfg.warmup, Duration: b.cfg.duration,
+		Client: b.client, Workers: b.cfg.conns, Warmup: b.cfg.warmup, Duration: d,
 		Request: req, Expect: expect,
 		Window: func() func() {
 			start, startPG, err := b.cpu()
@@ -79,6 +84,53 @@ func (b *bench) cpu() (all, postgres time.Duration, err error) {
 	}
 	postgres, err = footprint.TreeCPU(nil, []int{b.env.PostmasterPID})
 	return others + postgres, postgres, err
+}
+
+// alternate measures the product and its baseline in turns: -rounds pairs
+// of runs, each window a -rounds-th of -duration, product first. On a shared
+// machine whose other load drifts over minutes, both then see the same
+// conditions, and the ratio of the merged runs moves far less between
+// invocations than that of one long run of each. Each run gets its own
+// requests (product and base are called per run: fresh idempotency keys). after, when set, runs
+// after the first product run (what the product's first window profiles).
+func (b *bench) alternate(ctx context.Context, name string, expect int, product, base func() load.Request, after func() error) (p, bare measured, err error) {
+	rounds := max(b.cfg.rounds, 1)
+	window := b.cfg.duration / time.Duration(rounds)
+	var ps, bs []measured
+	for i := range rounds {
+		m, err := b.loadRunFor(ctx, fmt.Sprintf("%s via the gateway (%d/%d)", name, i+1, rounds), expect, product(), window)
+		if err != nil {
+			return measured{}, measured{}, err
+		}
+		ps = append(ps, m)
+		if i == 0 && after != nil {
+			if err := after(); err != nil {
+				return measured{}, measured{}, err
+			}
+		}
+		m, err = b.loadRunFor(ctx, fmt.Sprintf("%s baseline (%d/%d)", name, i+1, rounds), expect, base(), window)
+		if err != nil {
+			return measured{}, measured{}, err
+		}
+		bs = append(bs, m)
+	}
+	p, bare = mergeMeasured(ps), mergeMeasured(bs)
+	b.logf("%s via the gateway, %d rounds: %s", name, rounds, summary(p))
+	b.logf("%s baseline, %d rounds: %s", name, rounds, summary(bare))
+	return p, bare, nil
+}
+
+// mergeMeasured adds up runs of the same load (see load.Merge).
+func mergeMeasured(ms []measured) measured {
+	var out measured
+	results := make([]load.Result, len(ms))
+	for i, m := range ms {
+		results[i] = m.Result
+		out.CPU += m.CPU
+		out.PostgresCPU += m.PostgresCPU
+	}
+	out.Result = load.Merge(results...)
+	return out
 }
 
 // ratios is the ratio of the throughputs and, in parentheses, of the CPU

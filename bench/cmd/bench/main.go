@@ -5,7 +5,7 @@
 // listener on 127.0.0.1:0), drives it with an in-repo Go load generator and
 // removes the root afterwards. See docs/benchmarks.md.
 //
-//	bench [-conns 64] [-warmup 2s] [-duration 10s] [-contacts 1000]
+//	bench [-conns 64] [-warmup 2s] [-duration 10s] [-rounds 3] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
 //	      [-whatif-idle-conns n] [-whatif-pipeline] [-whatif-no-outbox-notify]
 //
@@ -30,6 +30,7 @@ import (
 type config struct {
 	conns            int
 	warmup, duration time.Duration
+	rounds           int
 	contacts         int
 	// dbConns is DB_MAX_CONNS of the services run as own processes.
 	dbConns       int
@@ -81,6 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.conns, "conns", 64, "concurrent connections of the read and write benchmarks")
 	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unmeasured load before each measured window")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured window of each load run")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "the write benchmark alternates product and baseline this many times, each window -duration/-rounds")
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
 	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
 	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
@@ -106,8 +108,8 @@ func parseFlags(args []string) (config, error) {
 		fmt.Fprintln(fs.Output(), err)
 		return config{}, flag.ErrHelp
 	}
-	if cfg.conns < 1 || cfg.dbConns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 {
-		fmt.Fprintln(fs.Output(), "-conns, -db-conns and -contacts must be positive, -duration positive, -warmup not negative")
+	if cfg.conns < 1 || cfg.dbConns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 || cfg.rounds < 1 {
+		fmt.Fprintln(fs.Output(), "-conns, -db-conns, -contacts and -rounds must be positive, -duration positive, -warmup not negative")
 		return config{}, flag.ErrHelp
 	}
 	return cfg, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/paylane/paylane/bench/internal/baseline"
 	"github.com/paylane/paylane/bench/internal/load"
@@ -24,21 +25,17 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 		}
 		b.logf("what-if: outbox NOTIFY trigger dropped in the contacts database")
 	}
-	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
+	seconds := int((b.cfg.warmup + b.cfg.duration/time.Duration(max(b.cfg.rounds, 1))).Seconds())
 	profiled := b.profile(ctx, b.env.Internal["gateway"], "devstack-write", seconds)
-	product, err := b.loadRun(ctx, "write via the gateway", http.StatusCreated, b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true))
-	if err != nil {
-		return nil, err
-	}
-	if err := <-profiled; err != nil {
-		return nil, err
-	}
-	// The writes added thousands of contacts: refresh the statistics as
-	// autovacuum would, before later reads.
-	if err := b.env.Analyze(ctx, "contacts", baseline.Database); err != nil {
-		return nil, err
-	}
-	bare, err := b.loadRun(ctx, "write baseline", http.StatusCreated, b.postRequest(base.URL+"/contacts", false))
+	product, bare, err := b.alternate(ctx, "write", http.StatusCreated,
+		func() load.Request { return b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true) },
+		func() load.Request { return b.postRequest(base.URL+"/contacts", false) },
+		func() error {
+			if err := <-profiled; err != nil {
+				return err
+			}
+			return b.env.Analyze(ctx, "contacts", baseline.Database)
+		})
 	if err != nil {
 		return nil, err
 	}

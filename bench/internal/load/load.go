@@ -183,3 +183,20 @@ func send(c *http.Client, req *http.Request) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// Merge combines the results of several runs of the same load into one: the
+// counts and windows add up and the latencies merge (sorted), so rates and
+// percentiles are those of all the windows together.
+func Merge(rs ...Result) Result {
+	out := Result{Statuses: map[int]int{}}
+	for _, r := range rs {
+		out.OK += r.OK
+		out.Window += r.Window
+		for status, n := range r.Statuses {
+			out.Statuses[status] += n
+		}
+		out.Latencies = append(out.Latencies, r.Latencies...)
+	}
+	slices.Sort(out.Latencies)
+	return out
+}

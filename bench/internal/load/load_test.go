@@ -120,3 +120,22 @@ func keys(m map[int]int) []int {
 	}
 	return out
 }
+
+func TestMergeAddsCountsWindowsAndLatencies(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	a := Result{OK: 3, Statuses: map[int]int{500: 1}, Window: 2 * time.Second, Latencies: []time.Duration{1 * ms, 4 * ms, 9 * ms}}
+	b := Result{OK: 2, Statuses: map[int]int{500: 2, 0: 1}, Window: 3 * time.Second, Latencies: []time.Duration{2 * ms, 3 * ms}}
+	got := Merge(a, b)
+	want := Result{OK: 5, Statuses: map[int]int{500: 3, 0: 1}, Window: 5 * time.Second,
+		Latencies: []time.Duration{1 * ms, 2 * ms, 3 * ms, 4 * ms, 9 * ms}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Merge (-want +got):\n%s", diff)
+	}
+	if got.PerSecond() != 1 || got.Failures() != 4 || got.Percentile(50) != 3*ms {
+		t.Errorf("merged rate %v, failures %d, p50 %v; want 1/s, 4, 3ms", got.PerSecond(), got.Failures(), got.Percentile(50))
+	}
+	if len(a.Latencies) != 3 || a.Latencies[1] != 4*ms {
+		t.Errorf("Merge changed its input: %v", a.Latencies)
+	}
+}
