@@ -43,7 +43,8 @@ func (t *pipeTx) Commit(ctx context.Context) error {
 	}
 	t.closed = true
 	if t.savepoint != "" {
-		if t.p.flushes == t.flushesAt {
+		if t.p.flushes == t.flushesAt && t.queuedAt < len(t.p.pending) &&
+			t.p.pending[t.queuedAt].SQL == "SAVEPOINT "+t.savepoint {
 			// Nothing of the savepoint was sent: its statements join the
 			// enclosing transaction's queue as they are, and SAVEPOINT with
 			// RELEASE would only cost the server a subtransaction. (A
