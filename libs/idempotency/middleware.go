@@ -42,8 +42,8 @@ func Middleware(pool *pgxpool.Pool, opts ...Option) fiber.Handler {
 
 // Wrap is Middleware for one handler h, which it calls itself rather than
 // through the chain, so it may call it twice. With Speculate, a guarded
-// write first runs in one round trip: the key's lock and lookup, the
-// handler's statements, the stored response and COMMIT travel together,
+// write first runs in one round trip: the key's lock, the handler's
+// statements, the stored response and COMMIT travel together,
 // on the assumption that the key is new (the stored response is a plain
 // INSERT, so a used or held key fails the transaction). Handlers learn of
 // the attempt from OneShot and may assume the outcome they expect of their

@@ -46,9 +46,8 @@ func speculate(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Res
 	}
 	resp, fnErr := fn(sp)
 	// The lookup went out with fn's first statement, or goes now (what fn
-	// deferred keeps waiting for COMMIT otherwise), or in one shot with
-	// COMMIT.
-	if !look.done && !oneShot {
+	// deferred keeps waiting for COMMIT otherwise); in one shot there is none.
+	if !look.done {
 		if err := tenancy.Flush(ctx, tx); err != nil && !look.done {
 			_ = sp.Rollback(ctx)
 			return Response{}, Replay{}, fmt.Errorf("idempotency: reading key: %w", err)

@@ -206,22 +206,23 @@ func (t *Tx) ClaimIdentity(ctx context.Context, e164 string, externalID *string)
 	return id, nil
 }
 
-// insertNewContactSQL is identitySQL that also inserts the contact when no
-// live contact holds its phone record or external id.
-const insertNewContactSQL = identitySQL + `, inserted AS (
+// insertFreeContactSQL continues identitySQL with the insert of the
+// contact when no live contact holds its phone record or external id.
+const insertFreeContactSQL = identitySQL + `, inserted AS (
 	INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
 	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
-	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL)` + identityResult
+	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL`
+
+// insertNewContactSQL is identitySQL that also inserts the contact when no
+// live contact holds its phone record or external id.
+const insertNewContactSQL = insertFreeContactSQL + `)` + identityResult
 
 // insertAssumedContactSQL is insertNewContactSQL for a one-shot write: the
 // contact is inserted only with the phone record id $1 (the record is new
 // with that id, or has it already), and the statement fails (division by
 // zero) when it inserted nothing, so the transaction never commits an
 // assumption that did not hold.
-const insertAssumedContactSQL = identitySQL + `, inserted AS (
-	INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
-	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
-	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL AND owners.phone_id = $1
+const insertAssumedContactSQL = insertFreeContactSQL + ` AND owners.phone_id = $1
 	RETURNING id)
 	SELECT 1 / (SELECT count(*) FROM inserted)`
 
