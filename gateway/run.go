@@ -88,11 +88,11 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	log := cfg.Logger
-	publicLn, err := listenOn(cfg.PublicListener, cfg.ListenAddr, p.tls)
+	publicLn, err := listen(cfg.PublicListener, cfg.ListenAddr, p.tls)
 	if err != nil {
 		return err
 	}
-	adminLn, err := listen(cfg.AdminAddr, p.tls)
+	adminLn, err := listen(nil, cfg.AdminAddr, p.tls)
 	if err != nil {
 		publicLn.Close()
 		return err
@@ -188,12 +188,9 @@ func serverTLS(cfg Config) (*tls.Config, error) {
 	}, nil
 }
 
-func listen(addr string, tlsCfg *tls.Config) (net.Listener, error) {
-	return listenOn(nil, addr, tlsCfg)
-}
-
-// listenOn serves ln when bound already, otherwise listens on addr.
-func listenOn(ln net.Listener, addr string, tlsCfg *tls.Config) (net.Listener, error) {
+// listen serves ln when bound already, otherwise listens on addr; behind
+// TLS when tlsCfg is set.
+func listen(ln net.Listener, addr string, tlsCfg *tls.Config) (net.Listener, error) {
 	ln, err := svcrun.Listen(ln, addr)
 	if err != nil {
 		return nil, err

@@ -36,15 +36,22 @@ type stack struct {
 	listeners []net.Listener
 }
 
-// reserve binds addr for a part of the stack and returns the listener and
-// its address.
+// reserve binds addr (port 0 picks one) for a part of the stack and returns
+// the listener with addr's host and the bound port. The listener is handed to
+// whoever serves the address: an address picked, released and bound again
+// later could be taken in between (by another listener picking port 0).
 func (s *stack) reserve(addr string) (net.Listener, string, error) {
-	ln, a, err := reserve(addr)
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	s.listeners = append(s.listeners, ln)
-	return ln, a, nil
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return ln, net.JoinHostPort(host, port), nil
 }
 
 // Run starts the stack and blocks until ctx is done, then stops the

@@ -3,7 +3,6 @@ package devstack
 import (
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 )
@@ -95,21 +94,4 @@ func prepareRoot(root string) error {
 		return fmt.Errorf("chmod %s: %w", root, err)
 	}
 	return nil
-}
-
-// reserve binds addr (port 0 picks one) and returns the listener with addr's
-// host and the bound port. The listener is handed to whoever serves the
-// address: an address picked, released and bound again later could be taken
-// in between (by another listener picking port 0).
-func reserve(addr string) (net.Listener, string, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, "", fmt.Errorf("listen address %q: %w", addr, err)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, "", fmt.Errorf("listening on %s: %w", addr, err)
-	}
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return ln, net.JoinHostPort(host, port), nil
 }
