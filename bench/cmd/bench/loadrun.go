@@ -91,10 +91,11 @@ func (b *bench) cpu() (all, postgres time.Duration, err error) {
 // machine whose other load drifts over minutes, both then see the same
 // conditions, and the ratio of the merged runs moves far less between
 // invocations than that of one long run of each. Each run gets its own
-// requests (product and base are called per run: fresh idempotency keys). after, when set, runs
-// after the first product run (what the product's first window profiles).
+// requests (product and base are called per run: fresh idempotency keys).
+// after, when set, runs after the first product run (the window a profile
+// covers).
 func (b *bench) alternate(ctx context.Context, name string, expect int, product, base func() load.Request, after func() error) (p, bare measured, err error) {
-	rounds := max(b.cfg.rounds, 1)
+	rounds := b.cfg.rounds
 	window := b.cfg.duration / time.Duration(rounds)
 	var ps, bs []measured
 	for i := range rounds {
