@@ -1,8 +1,10 @@
 // Package client is what other services import to call transactions-svc:
 // the AI gateway's prepare (a draft, nothing sent), confirm (send or
-// schedule) and status. Every method takes the internal token of the tenant
-// the caller acts for (the one the gateway forwarded to it); transactions-svc
-// checks that token's create or view ability for the direction.
+// schedule) and status, and batch-svc's bulk create and campaign-steps
+// check. Every method takes the internal token of the tenant the caller
+// acts for (the one the gateway forwarded to it, or a service token minted
+// for the tenant); transactions-svc checks that token's create or view
+// ability for the direction.
 //
 // Calls go through a circuit breaker (github.com/sony/gobreaker/v2): after
 // five consecutive failures (transport errors and 5xx answers, not 4xx) it
@@ -27,8 +29,13 @@ import (
 	"github.com/paylane/paylane/libs/reqid"
 )
 
-// DefaultTimeout bounds a call.
-const DefaultTimeout = 5 * time.Second
+// Timeouts of a call.
+const (
+	DefaultTimeout = 5 * time.Second
+	// BulkTimeout bounds a bulk create (up to 500 rows in one transaction,
+	// with a call to contacts-svc for their contacts).
+	BulkTimeout = 30 * time.Second
+)
 
 const (
 	maxBody          = 1 << 20
@@ -77,7 +84,7 @@ func New(baseURL string, hc *http.Client) *Client {
 // it with its preview. A refused draft is an *Error (422 with Fields).
 func (c *Client) Prepare(ctx context.Context, token string, in DraftInput, idempotencyKey string) (*Draft, error) {
 	var out Draft
-	return &out, c.call(ctx, http.MethodPost, "/internal/v1/drafts", token, idempotencyKey, in, &out)
+	return &out, c.call(ctx, DefaultTimeout, http.MethodPost, "/internal/v1/drafts", token, idempotencyKey, in, &out)
 }
 
 // Confirm sends or schedules the draft whose transaction is transactionID;
@@ -89,17 +96,19 @@ func (c *Client) Confirm(ctx context.Context, token, transactionID string, sendA
 		body["send_at"] = sendAt.UTC().Format(time.RFC3339Nano)
 	}
 	var out Confirmed
-	return &out, c.call(ctx, http.MethodPost, "/internal/v1/transactions/"+url.PathEscape(transactionID)+"/confirm", token, idempotencyKey, body, &out)
+	return &out, c.call(ctx, DefaultTimeout, http.MethodPost, "/internal/v1/transactions/"+url.PathEscape(transactionID)+"/confirm", token, idempotencyKey, body, &out)
 }
 
 // Status returns the status of the transaction a reference names (its id,
 // or its receivable's or payable's id).
 func (c *Client) Status(ctx context.Context, token, reference string) (*Status, error) {
 	var out Status
-	return &out, c.call(ctx, http.MethodGet, "/internal/v1/transactions/"+url.PathEscape(reference)+"/status", token, "", nil, &out)
+	return &out, c.call(ctx, DefaultTimeout, http.MethodGet, "/internal/v1/transactions/"+url.PathEscape(reference)+"/status", token, "", nil, &out)
 }
 
-func (c *Client) call(ctx context.Context, method, path, token, idemKey string, body, out any) error {
+// call sends method path with body (JSON, when not nil) within timeout and
+// decodes a 2xx answer's data into out. Other answers become *Error.
+func (c *Client) call(ctx context.Context, timeout time.Duration, method, path, token, idemKey string, body, out any) error {
 	var payload []byte
 	if body != nil {
 		var err error
@@ -107,7 +116,7 @@ func (c *Client) call(ctx context.Context, method, path, token, idemKey string, 
 			return fmt.Errorf("transactions client: encoding request: %w", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	a, err := c.breaker.Execute(func() (answer, error) { return c.send(ctx, method, path, token, idemKey, payload) })
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
