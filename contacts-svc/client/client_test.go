@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -88,6 +89,15 @@ func TestClientAgainstTheService(t *testing.T) {
 	resumed, err := c.BulkUpsert(ctx, tok, req)
 	if err != nil || !cmp.Equal(rows, resumed) {
 		t.Errorf("resumed chunk = %+v, %v; want %+v", resumed, err, rows)
+	}
+
+	raw, err := c.BulkUpsertRaw(ctx, tok, client.BulkUpsertRawRequest{BatchID: "B2", FirstRowIndex: 500, Items: []json.RawMessage{
+		json.RawMessage(`{"first_name":"Joan","phone":"+14155550103"}`),
+		json.RawMessage(`{"phone":"+14155550104","nickname":"x"}`),
+	}})
+	if err != nil || len(raw) != 2 || raw[0].Action != client.ActionCreated || raw[0].RowIndex != 500 ||
+		raw[1].Action != client.ActionFailed || len(raw[1].Errors["nickname"]) == 0 {
+		t.Errorf("BulkUpsertRaw = %+v, %v", raw, err)
 	}
 
 	if _, err := c.Contact(ctx, "not-a-token", ada.ID); client.StatusOf(err) != http.StatusUnauthorized {

@@ -45,6 +45,18 @@ func (c *Client) BulkUpsert(ctx context.Context, token string, req BulkUpsertReq
 	return out, nil
 }
 
+// BulkUpsertRaw is BulkUpsert for items kept as the client sent them
+// (batch-svc stores a batch's raw items): contacts-svc decodes each item
+// and reports an item it cannot read (an unknown field, a wrong type) as
+// that row's errors instead of failing the call.
+func (c *Client) BulkUpsertRaw(ctx context.Context, token string, req BulkUpsertRawRequest) ([]RowResult, error) {
+	var out []RowResult
+	if err := c.call(ctx, BulkTimeout, http.MethodPost, "/internal/v1/contacts/bulk-upsert", token, "", req, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Search returns live contacts matching q, best first.
 func (c *Client) Search(ctx context.Context, token string, q SearchQuery) ([]Candidate, error) {
 	v := url.Values{}

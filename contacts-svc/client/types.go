@@ -66,6 +66,16 @@ type BulkUpsertRequest struct {
 	Items         []ContactInput `json:"items"`
 }
 
+// BulkUpsertRawRequest is BulkUpsertRequest with the items as raw JSON
+// objects (see Client.BulkUpsertRaw).
+type BulkUpsertRawRequest struct {
+	BatchID       string            `json:"batch_id"`
+	OnDuplicate   OnDuplicate       `json:"on_duplicate,omitempty"`
+	FirstRowIndex int               `json:"first_row_index"`
+	EmitEvents    bool              `json:"emit_events,omitempty"`
+	Items         []json.RawMessage `json:"items"`
+}
+
 // Row actions of a bulk upsert.
 const (
 	ActionCreated = "created"
