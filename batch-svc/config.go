@@ -1,0 +1,220 @@
+package batchsvc
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paylane/paylane/batch-svc/internal/app"
+	"github.com/paylane/paylane/batch-svc/internal/peers"
+	"github.com/paylane/paylane/libs/discovery"
+	"github.com/paylane/paylane/libs/obs"
+)
+
+// Config is everything batch-svc needs to run, filled from the environment
+// by ConfigFromEnv or built directly (devstack, tests).
+type Config struct {
+	// HTTPAddr serves /api/v1 (HTTP_ADDR, ":8080").
+	HTTPAddr string
+	// HTTPListener, when set, is served instead of listening on HTTPAddr
+	// (the devstack binds every service's address before any starts).
+	HTTPListener net.Listener
+	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
+	InternalAddr string
+	// DatabaseURL is the app role's DSN (DATABASE_URL).
+	DatabaseURL string
+	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
+	MigrateDatabaseURL string
+	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
+	DBMaxConns int32
+	// KafkaBrokers carry the outbox's events; empty runs no relay (KAFKA_BROKERS).
+	KafkaBrokers []string
+	// IdentityURL is identity-svc's base URL: the keys of internal tokens
+	// and the service tokens of the workers (IDENTITY_URL, by libs/discovery).
+	IdentityURL string
+	// ServiceSecret authenticates service-token requests to identity-svc (SERVICE_SECRET).
+	ServiceSecret string
+	// ContactsURL is contacts-svc's base URL (CONTACTS_URL, by libs/discovery).
+	ContactsURL string
+	// TransactionsURL is transactions-svc's base URL (TRANSACTIONS_URL, by libs/discovery).
+	TransactionsURL string
+	// PublicBaseURL starts the links in the summary events' headers, e.g.
+	// https://api.paylane.example (PUBLIC_BASE_URL; empty: relative links).
+	PublicBaseURL string
+	// Workers is how many batches one replica processes at once (BATCH_WORKERS, 2).
+	Workers int
+	// Lease is how long a worker's claim on a batch holds without renewal;
+	// a crashed worker's batch resumes elsewhere after it (BATCH_LEASE, "30s").
+	Lease time.Duration
+	// PollInterval is how often idle workers look for batches queued by
+	// other replicas (BATCH_POLL_INTERVAL, "1s"); local submissions wake them at once.
+	PollInterval time.Duration
+	// RetryBase is the first delay before a chunk is sent again after a
+	// transient failure; each later one doubles, up to 30 s (BATCH_RETRY_BASE, "1s").
+	RetryBase time.Duration
+	// SubmissionsPerMinute and InFlight are the tenant limits' defaults,
+	// for tenants without their own (BATCH_SUBMISSIONS_PER_MINUTE, 10;
+	// BATCHES_IN_FLIGHT, 2).
+	SubmissionsPerMinute, InFlight int
+
+	// Tokens, when set, replaces identity-svc's service tokens (tests).
+	Tokens peers.Tokens
+	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
+	Logger *slog.Logger
+	// Ready, when set, is called with the bound addresses once every listener is up.
+	Ready func(Addrs)
+}
+
+// Writer is what a batch type is written through (see app.Writer).
+type Writer = app.Writer
+
+// Addrs are the addresses Run listens on.
+type Addrs struct {
+	HTTP, Internal string
+}
+
+// Defaults of the configuration.
+const (
+	DefaultHTTPAddr             = ":8080"
+	DefaultInternalAddr         = ":9090"
+	DefaultDBMaxConns           = 10
+	DefaultWorkers              = 2
+	DefaultLease                = 30 * time.Second
+	DefaultPollInterval         = time.Second
+	DefaultRetryBase            = time.Second
+	DefaultSubmissionsPerMinute = 10
+	DefaultInFlight             = 2
+	serviceName                 = "batch-svc"
+)
+
+// ConfigFromEnv reads the configuration from the environment. It fails on
+// values that cannot be parsed; Validate (called by Run) checks the rest.
+func ConfigFromEnv() (Config, error) {
+	cfg := Config{
+		HTTPAddr:             envOr("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:         envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		DatabaseURL:          os.Getenv("DATABASE_URL"),
+		MigrateDatabaseURL:   os.Getenv("MIGRATE_DATABASE_URL"),
+		DBMaxConns:           DefaultDBMaxConns,
+		KafkaBrokers:         splitList(os.Getenv("KAFKA_BROKERS")),
+		IdentityURL:          peerURL("identity-svc"),
+		ServiceSecret:        os.Getenv("SERVICE_SECRET"),
+		ContactsURL:          peerURL("contacts-svc"),
+		TransactionsURL:      peerURL("transactions-svc"),
+		PublicBaseURL:        os.Getenv("PUBLIC_BASE_URL"),
+		Workers:              DefaultWorkers,
+		Lease:                DefaultLease,
+		PollInterval:         DefaultPollInterval,
+		RetryBase:            DefaultRetryBase,
+		SubmissionsPerMinute: DefaultSubmissionsPerMinute,
+		InFlight:             DefaultInFlight,
+	}
+	var errs []error
+	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		errs = appendErr(errs, "DB_MAX_CONNS", err)
+		cfg.DBMaxConns = int32(n)
+	}
+	errs = append(errs, envInt("BATCH_WORKERS", &cfg.Workers), envInt("BATCH_SUBMISSIONS_PER_MINUTE", &cfg.SubmissionsPerMinute),
+		envInt("BATCHES_IN_FLIGHT", &cfg.InFlight), envDuration("BATCH_LEASE", &cfg.Lease),
+		envDuration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envDuration("BATCH_RETRY_BASE", &cfg.RetryBase))
+	level := slog.LevelInfo
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		errs = appendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
+	}
+	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
+	return cfg, errors.Join(errs...)
+}
+
+// Validate reports every problem of the configuration at once.
+func (c Config) Validate() error {
+	var errs []error
+	need := func(ok bool, msg string) {
+		if !ok {
+			errs = append(errs, errors.New(msg))
+		}
+	}
+	need(c.HTTPAddr != "" || c.HTTPListener != nil, "HTTP_ADDR is required")
+	need(c.InternalAddr != "", "INTERNAL_ADDR is required")
+	need(c.DatabaseURL != "", "DATABASE_URL is required")
+	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
+	need(isHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
+	need(isHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
+	need(c.TransactionsURL == "" || isHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
+	need(c.Tokens != nil || c.ServiceSecret != "", "SERVICE_SECRET is required (the workers' service tokens at identity-svc)")
+	need(c.PublicBaseURL == "" || isHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be an http(s) URL")
+	need(c.Workers >= 1, "BATCH_WORKERS must be at least 1")
+	need(c.Lease >= time.Second, "BATCH_LEASE must be at least 1s")
+	need(c.PollInterval > 0, "BATCH_POLL_INTERVAL must be positive")
+	need(c.RetryBase > 0, "BATCH_RETRY_BASE must be positive")
+	need(c.SubmissionsPerMinute >= 1, "BATCH_SUBMISSIONS_PER_MINUTE must be at least 1")
+	need(c.InFlight >= 1, "BATCHES_IN_FLIGHT must be at least 1")
+	return errors.Join(errs...)
+}
+
+// peerURL is the base URL of a service batch-svc calls: its environment
+// variable (libs/discovery's name for it), else its Kubernetes Service.
+func peerURL(service string) string {
+	return envOr(discovery.EnvVar(service), discovery.DefaultURL(service))
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func envInt(key string, dst *int) error {
+	v := os.Getenv(key)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*dst = n
+	return nil
+}
+
+func envDuration(key string, dst *time.Duration) error {
+	v := os.Getenv(key)
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	*dst = d
+	return nil
+}
+
+func appendErr(errs []error, what string, err error) []error {
+	if err != nil {
+		return append(errs, fmt.Errorf("%s: %w", what, err))
+	}
+	return errs
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

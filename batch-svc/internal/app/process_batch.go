@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/paylane/paylane/batch-svc/internal/batch"
+	"github.com/paylane/paylane/batch-svc/internal/store"
+)
+
+// Lease is how a worker holds a claimed batch: Renew extends the lease in
+// the transaction that records a chunk (so only the holder records), and
+// Until is how far each extension reaches.
+type Lease struct {
+	Claim store.Claim
+	Until func() time.Time
+}
+
+// ProcessBatch runs a claimed batch to its end: it moves a queued batch
+// to processing, sends each chunk not yet recorded to the type's writer,
+// records every chunk's outcome (row errors, counters) in one transaction
+// that also checks the lease, and finishes the batch. stop ends the work
+// between chunks (a shutting-down worker): ProcessBatch then returns
+// stop's error and the caller releases the lease. A chunk in flight is
+// finished first; its downstream call and recording run on work, which
+// outlives stop. A lost lease returns batch.ErrLeaseLost.
+func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
+	c := l.Claim
+	var h batch.Header
+	var pending []int
+	err := a.d.Store.Write(work, c.TenantID, func(tx *store.Tx) error {
+		var err error
+		if h, err = tx.LockBatch(work, c.BatchID); err != nil {
+			return err
+		}
+		if h.Status.Final() { // finished, but its queue row outlived it
+			return tx.Unqueue(work, c)
+		}
+		if err := tx.Start(work, c.BatchID, a.now()); err != nil {
+			return err
+		}
+		pending, err = tx.PendingChunks(work, c.BatchID)
+		return err
+	})
+	if err != nil || h.Status.Final() {
+		return err
+	}
+	w := a.d.Writers[h.Type]
+	if w == nil {
+		return a.finish(work, l, batch.Failed, "Batches of this type cannot be processed by this deployment.")
+	}
+	for _, idx := range pending {
+		if err := stop.Err(); err != nil {
+			return err
+		}
+		err := a.processChunk(stop, work, l, w, h, idx)
+		if errors.Is(err, batch.ErrRejected) {
+			a.d.Log.Warn("batch chunk rejected", "batch_id", c.BatchID, "tenant_id", c.TenantID, "chunk", idx, "err", err)
+			return a.finish(work, l, batch.Failed, fmt.Sprintf(
+				"The %s service refused rows %d to %d of the batch.", ownerOf(h.Type), idx*batch.ChunkSize,
+				min((idx+1)*batch.ChunkSize, h.TotalItems)-1))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return a.finish(work, l, "", "")
+}
+
+// processChunk sends chunk idx downstream (retrying transient failures
+// with backoff until it is answered or stop ends) and records its outcome.
+func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batch.Header, idx int) error {
+	var chunk batch.Chunk
+	err := a.d.Store.Read(work, h.TenantID, func(tx *store.Tx) error {
+		var err error
+		chunk, err = tx.Chunk(work, h.ID, idx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	req := WriteRequest{
+		BatchID: h.ID, Type: h.Type, Options: h.Options, FirstRowIndex: chunk.FirstRowIndex,
+		EmitEvents: !h.Options.SuppressWebhooks, Items: chunk.Items,
+	}
+	results, err := a.writeWithRetry(stop, work, w, h.TenantID, req)
+	if err != nil {
+		return err
+	}
+	out, err := outcome(chunk, results)
+	if err != nil {
+		return err
+	}
+	return a.d.Store.Write(work, h.TenantID, func(tx *store.Tx) error {
+		if err := tx.HoldLease(work, l.Claim, l.Until()); err != nil {
+			return err
+		}
+		_, err := tx.RecordChunk(work, h.ID, idx, out, a.now())
+		return err
+	})
+}
+
+// writeWithRetry calls the writer until it answers or fails for good;
+// transient failures (timeouts, 5xx, an open circuit breaker) wait and try
+// again, as long as stop lasts.
+func (a *App) writeWithRetry(stop, work context.Context, w Writer, tenantID string, req WriteRequest) ([]RowResult, error) {
+	for attempt := 0; ; attempt++ {
+		results, err := w.Write(work, tenantID, req)
+		if err == nil || !isTransient(err) {
+			return results, err
+		}
+		delay := a.d.Retry.Delay(attempt)
+		a.d.Log.Warn("batch chunk failed, retrying", "batch_id", req.BatchID, "tenant_id", tenantID,
+			"first_row_index", req.FirstRowIndex, "attempt", attempt+1, "retry_in", delay.String(), "err", err)
+		t := time.NewTimer(delay)
+		select {
+		case <-stop.Done():
+			t.Stop()
+			return nil, stop.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// finish ends the batch: status (or, when empty, what its counters say),
+// with reason when failed; the summary event unless per-record webhooks
+// were asked for; and the batch leaves the queue.
+func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason string) error {
+	c := l.Claim
+	wakeRelay := false
+	err := a.d.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error {
+		h, err := tx.LockBatch(ctx, c.BatchID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Unqueue(ctx, c); err != nil {
+			return err
+		}
+		if status == "" {
+			status = h.FinalStatus()
+		}
+		var why *string
+		if status == batch.Failed {
+			why = &reason
+		}
+		if h, err = tx.Finish(ctx, c.BatchID, status, why, a.now()); err != nil {
+			return err
+		}
+		if !h.Options.SuppressWebhooks {
+			return nil
+		}
+		wakeRelay = true
+		return a.addCompletedEvent(ctx, tx, h)
+	})
+	if err == nil && wakeRelay {
+		wake(a.d.WakeRelay)
+	}
+	return err
+}
+
+// ownerOf names the service that writes a batch type's records.
+func ownerOf(t batch.Type) string {
+	if t == batch.Contacts {
+		return "contacts"
+	}
+	return "transactions"
+}

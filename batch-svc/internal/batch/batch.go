@@ -1,0 +1,169 @@
+// Package batch is batch-svc's domain: a batch's header, its types and
+// states, the options of a submission and the rules of its envelope. It
+// imports neither HTTP nor SQL.
+package batch
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Type is what a batch ingests.
+type Type string
+
+// The batch types.
+const (
+	Contacts    Type = "contacts"
+	Receivables Type = "receivables"
+	Payables    Type = "payables"
+)
+
+// Types returns every batch type.
+func Types() []Type { return []Type{Contacts, Receivables, Payables} }
+
+// Valid reports whether t is a known type.
+func (t Type) Valid() bool { return t == Contacts || t == Receivables || t == Payables }
+
+// MaxItems is the most items a batch of type t may carry.
+func (t Type) MaxItems() int {
+	if t == Contacts {
+		return 10000
+	}
+	return 5000
+}
+
+// EventDomain is the first segment of the type's events: contact,
+// receivable or payable.
+func (t Type) EventDomain() string {
+	switch t {
+	case Contacts:
+		return "contact"
+	case Receivables:
+		return "receivable"
+	case Payables:
+		return "payable"
+	}
+	return ""
+}
+
+// CompletedEvent is the type of the summary event of a finished batch.
+func (t Type) CompletedEvent() string { return t.EventDomain() + ".batch.completed" }
+
+// ViewAnyAbility is the ability that gates reading batches of type t.
+func (t Type) ViewAnyAbility() string { return "api:view-any-" + t.EventDomain() }
+
+// CreateAbility is the ability that gates submitting batches of type t
+// (the single-item create's).
+func (t Type) CreateAbility() string { return "api:create-" + t.EventDomain() }
+
+// Status is where a batch is in its life (spec section 3).
+type Status string
+
+// The batch states.
+const (
+	Queued         Status = "queued"
+	Processing     Status = "processing"
+	Completed      Status = "completed"
+	PartialFailure Status = "partial_failure"
+	Failed         Status = "failed"
+)
+
+// Statuses returns every state.
+func Statuses() []Status { return []Status{Queued, Processing, Completed, PartialFailure, Failed} }
+
+// Valid reports whether s is a known state.
+func (s Status) Valid() bool {
+	for _, v := range Statuses() {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Final reports whether s ends a batch.
+func (s Status) Final() bool { return s == Completed || s == PartialFailure || s == Failed }
+
+// ChunkSize is the most items a worker sends downstream at once, so
+// processed_items advances at least every ChunkSize items.
+const ChunkSize = 500
+
+// Header is a batch as the API shows it (spec section 2, Batch header).
+type Header struct {
+	ID             string
+	TenantID       string
+	Type           Type
+	Status         Status
+	TotalItems     int
+	ProcessedItems int
+	SucceededItems int
+	FailedItems    int
+	Options        Options
+	FailureReason  *string
+	StartedAt      *time.Time
+	CompletedAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// FinalStatus is the state a batch ends in once every chunk is recorded:
+// partial_failure when any row failed (even all), else completed.
+func (h Header) FinalStatus() Status {
+	if h.FailedItems > 0 {
+		return PartialFailure
+	}
+	return Completed
+}
+
+// RowError is one message about one rejected row.
+type RowError struct {
+	RowIndex   int
+	ExternalID string
+	Field      string
+	Message    string
+}
+
+// Chunk is a run of a batch's items, rows FirstRowIndex onwards.
+type Chunk struct {
+	Index         int
+	FirstRowIndex int
+	Items         []json.RawMessage
+}
+
+// Errors of the use cases.
+var (
+	// ErrNotFound: the tenant has no such batch.
+	ErrNotFound = errors.New("batch: not found")
+	// ErrForbidden: the caller may not act on batches of this type.
+	ErrForbidden = errors.New("batch: forbidden")
+	// ErrTypeUnsupported: no writer is wired for the batch type yet.
+	ErrTypeUnsupported = errors.New("batch: type not supported by this deployment")
+	// ErrLeaseLost: another worker holds the batch now.
+	ErrLeaseLost = errors.New("batch: lease lost")
+	// ErrRejected: the downstream service refused a chunk for good (not a
+	// row error, not a transient failure).
+	ErrRejected = errors.New("batch: chunk rejected downstream")
+)
+
+// ValidationError is a malformed envelope: messages per field.
+type ValidationError struct {
+	Fields map[string][]string
+}
+
+func (e *ValidationError) Error() string { return "batch: invalid envelope" }
+
+// LimitError is a refused submission: too many per minute, or too many in
+// flight. RetryAfter is in whole seconds.
+type LimitError struct {
+	InFlight   bool
+	Limit      int
+	RetryAfter int
+}
+
+func (e *LimitError) Error() string {
+	if e.InFlight {
+		return "batch: too many batches in flight"
+	}
+	return "batch: too many batch submissions"
+}

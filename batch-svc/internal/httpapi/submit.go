@@ -1,0 +1,83 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/batch-svc/internal/app"
+	"github.com/paylane/paylane/batch-svc/internal/batch"
+	"github.com/paylane/paylane/batch-svc/internal/wire"
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
+)
+
+// envelopeBody is a submission's body as read first: the options are
+// decoded on their own, so their problems name options.<field>.
+type envelopeBody struct {
+	Items   []json.RawMessage `json:"items"`
+	Options json.RawMessage   `json:"options"`
+}
+
+// submit answers POST /api/v1/<type>/batch: 202 {data: header}.
+func (h *Handlers) submit(t batch.Type) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var body envelopeBody
+		if err := httpx.Decode(c, &body); err != nil {
+			return err
+		}
+		opts, err := decodeOptions(body.Options)
+		if err != nil {
+			return err
+		}
+		claims := authz.ClaimsFrom(c)
+		caller := app.Caller{
+			TenantID:             claims.TenantID,
+			SubmissionsPerMinute: claims.Limits.BatchSubmissionsPerMinute,
+			InFlight:             claims.Limits.BatchesInFlight,
+		}
+		hdr, err := h.app.Submit(c.UserContext(), caller, t, batch.Envelope{Items: body.Items, Options: opts})
+		if err != nil {
+			return apiError(err)
+		}
+		return httpx.Data(c, http.StatusAccepted, wire.NewHeader(hdr, baseURL(c)))
+	}
+}
+
+// decodeOptions reads the options object strictly: an unknown option or a
+// value of the wrong type is 422 naming options.<field>.
+func decodeOptions(raw json.RawMessage) (*batch.OptionsInput, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	if raw[0] != '{' {
+		return nil, apierr.Field("options", "The options field must be an object.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var in batch.OptionsInput
+	err := dec.Decode(&in)
+	if err == nil {
+		return &in, nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		f := "options." + te.Field
+		kind := "a string"
+		if te.Field != "on_duplicate" && te.Field != "campaign_id" {
+			kind = "a boolean"
+		}
+		return nil, apierr.Field(f, "The "+f+" field must be "+kind+".")
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		f = "options." + strings.Trim(f, `"`)
+		return nil, apierr.Field(f, "The "+f+" field is not allowed.")
+	}
+	return nil, apierr.Field("options", "The options field contains an invalid value.")
+}

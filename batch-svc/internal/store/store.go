@@ -1,0 +1,67 @@
+// Package store keeps batch-svc's data in Postgres. Tenant data is reached
+// only through Tx, a transaction scoped to one tenant (tenancy) under
+// row-level security. The queue (queue.go) is the one exception: the
+// workers' claims across tenants, which hold ids and times only.
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/tenancy"
+)
+
+// Store opens tenant-scoped transactions on the app pool.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// New returns a store on the app pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Tx is a transaction scoped to one tenant.
+type Tx struct {
+	tx       pgx.Tx
+	tenantID string
+}
+
+// TenantID is the tenant the transaction is scoped to.
+func (t *Tx) TenantID() string { return t.tenantID }
+
+// OnCommit runs fn after the transaction commits, when the transaction
+// supports it (an Idempotency-Key's); it reports whether it will.
+func (t *Tx) OnCommit(fn func()) bool { return tenancy.OnCommit(t.tx, fn) }
+
+var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
+
+// Write runs fn in a read-write transaction scoped to tenantID and commits
+// when fn returns nil. When ctx carries the transaction of an
+// Idempotency-Key (idempotency.Middleware), fn runs in it instead, so the
+// write commits together with the stored response.
+func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
+	if tx, scope, ok := idempotency.TxFrom(ctx); ok {
+		if scope != tenantID {
+			return errTenantMismatch
+		}
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	}
+	return tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	})
+}
+
+// Read runs fn in a read-only transaction scoped to tenantID.
+func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
+	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID})
+	})
+}
+
+// Raw returns the transaction itself, for the outbox.
+func (t *Tx) Raw() pgx.Tx { return t.tx }
+
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }

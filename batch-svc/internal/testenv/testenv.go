@@ -1,0 +1,214 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	batchsvc "github.com/paylane/paylane/batch-svc"
+	"github.com/paylane/paylane/batch-svc/migrations"
+	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+// Service is batch-svc running for one test.
+type Service struct {
+	Addrs    batchsvc.Addrs
+	Signer   *authz.Signer
+	Contacts *Contacts
+	// Pool connects to the service's database as its app role.
+	Pool *pgxpool.Pool
+	// OwnerPool connects as the owner (row-level security does not apply
+	// to it: tests read across tenants and the outbox).
+	OwnerPool *pgxpool.Pool
+}
+
+// BaseURL is the URL of the HTTP listener.
+func (s Service) BaseURL() string { return "http://" + s.Addrs.HTTP }
+
+// Token mints an internal token of tenant with the limits and abilities.
+func (s Service) Token(t testing.TB, tenant string, limits authz.Limits, abilities ...string) string {
+	t.Helper()
+	tok, _, err := s.Signer.Sign(authz.Claims{TenantID: tenant, TokenID: 1, Abilities: abilities, Limits: limits}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// signerTokens hands out service tokens signed by the test's key.
+type signerTokens struct{ s *authz.Signer }
+
+func (st signerTokens) ServiceToken(_ context.Context, tenantID string, abilities []string) (string, error) {
+	tok, _, err := st.s.Sign(authz.Claims{TenantID: tenantID, Abilities: abilities}, time.Hour)
+	return tok, err
+}
+
+// Start runs batch-svc until the test ends, with configure applied to the
+// configuration last (when not nil). The package's TestMain must be
+// testkit.Main.
+func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
+	t.Helper()
+	pg := testkit.PG(t)
+	appDSN := pg.Database(t, "batch_svc", migrations.Sets()...)
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := authz.NewSigner(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/internal/v1/jwks" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(signer.JWKS())
+	}))
+	t.Cleanup(identity.Close)
+	contacts := NewContacts(t)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan batchsvc.Addrs, 1)
+	done := make(chan error, 1)
+	cfg := batchsvc.Config{
+		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: appDSN, DBMaxConns: 8,
+		IdentityURL: identity.URL, ContactsURL: contacts.URL, TransactionsURL: contacts.URL,
+		Tokens: signerTokens{signer}, Workers: 2, Lease: 5 * time.Second, PollInterval: 50 * time.Millisecond,
+		RetryBase: 20 * time.Millisecond, SubmissionsPerMinute: 10, InFlight: 2,
+		Ready: func(a batchsvc.Addrs) { ready <- a },
+	}
+	if configure != nil {
+		configure(&cfg)
+	}
+	go func() { done <- batchsvc.Run(ctx, cfg) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("batch-svc Run: %v", err)
+		}
+	})
+	select {
+	case a := <-ready:
+		return Service{Addrs: a, Signer: signer, Contacts: contacts, Pool: pg.Pool(t, appDSN),
+			OwnerPool: pg.Pool(t, pg.OwnerDSN(t, appDSN))}
+	case err := <-done:
+		t.Fatalf("batch-svc stopped before it was ready: %v", err)
+	}
+	return Service{}
+}
+
+// Response is an answer read whole.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test when it cannot.
+func (r Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.Body, err)
+	}
+}
+
+// Code is the error.code of an error answer.
+func (r Response) Code() string {
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(r.Body, &env)
+	return env.Error.Code
+}
+
+// Do sends a request with token (and headers as name, value pairs) and
+// reads the answer.
+func (s Service) Do(t testing.TB, method, path, token string, body any, headers ...string) Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.BaseURL()+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// WaitFor polls the batch's header until done accepts it (or the test's
+// deadline), returning the last header read.
+func (s Service) WaitFor(t testing.TB, token, id string, done func(Header) bool) Header {
+	t.Helper()
+	for {
+		var env struct{ Data Header }
+		r := s.Do(t, http.MethodGet, "/api/v1/batches/"+id, token, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET batch %s = %d %s", id, r.Status, r.Body)
+		}
+		r.JSON(t, &env)
+		if done(env.Data) {
+			return env.Data
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Header is a batch header as the tests read it.
+type Header struct {
+	ID             string          `json:"id"`
+	Type           string          `json:"type"`
+	Status         string          `json:"status"`
+	TotalItems     int             `json:"total_items"`
+	ProcessedItems int             `json:"processed_items"`
+	SucceededItems int             `json:"succeeded_items"`
+	FailedItems    int             `json:"failed_items"`
+	Options        map[string]any  `json:"options"`
+	FailureReason  *string         `json:"failure_reason"`
+	StartedAt      *string         `json:"started_at"`
+	CompletedAt    *string         `json:"completed_at"`
+	CreatedAt      string          `json:"created_at"`
+	UpdatedAt      string          `json:"updated_at"`
+	Links          json.RawMessage `json:"links"`
+}
+
+// Final reports whether the header's status ends the batch.
+func (h Header) Final() bool {
+	return h.Status == "completed" || h.Status == "partial_failure" || h.Status == "failed"
+}
