@@ -16,11 +16,13 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// Scope is who a use case acts for: the tenant, its default currency, and
-// the internal token of the request (passed on to contacts-svc).
+// Scope is who a use case acts for: the tenant, its default currency and
+// region (national phone formats), and the internal token of the request
+// (passed on to contacts-svc).
 type Scope struct {
 	TenantID string
 	Currency string
+	Region   string
 	Token    string
 }
 
@@ -41,9 +43,11 @@ type ContactRef struct {
 
 // Contacts resolves contact references against contacts-svc. Resolve
 // returns txn.ErrContactNotFound for an unknown or deleted contact, and
-// ErrUnavailable when contacts-svc cannot answer.
+// ErrUnavailable when contacts-svc cannot answer. FindOrCreateMany finds or
+// creates the contacts of batch rows (ContactBatch).
 type Contacts interface {
 	Resolve(ctx context.Context, token string, ref ContactRef) (Contact, error)
+	FindOrCreateMany(ctx context.Context, token string, b ContactBatch) ([]ContactAnswer, error)
 }
 
 // ErrUnavailable: a service this one depends on cannot answer now (503).

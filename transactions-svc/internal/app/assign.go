@@ -12,6 +12,16 @@ import (
 
 // emitAssigned records transaction.campaign_assigned for the item's campaign.
 func (a *App) emitAssigned(ctx context.Context, tx *store.Tx, it txn.Item, previous *string, automatic bool) error {
+	env, err := a.assignedEvent(ctx, tx.TenantID(), it, previous, automatic)
+	if err != nil {
+		return err
+	}
+	return tx.Publish(ctx, env)
+}
+
+// assignedEvent is the transaction.campaign_assigned event of the item's
+// campaign.
+func (a *App) assignedEvent(ctx context.Context, tenantID string, it txn.Item, previous *string, automatic bool) (events.Envelope, error) {
 	data := events.CampaignAssigned{
 		TransactionID: it.TransactionID, Direction: string(it.Direction), ContactID: it.ContactID,
 		CampaignID: *it.CampaignID, PreviousCampaignID: previous, Automatic: automatic, AssignedAt: wire.Time(a.Now()),
@@ -21,9 +31,5 @@ func (a *App) emitAssigned(ctx context.Context, tx *store.Tx, it txn.Item, previ
 	} else {
 		data.ReceivableID = it.ID
 	}
-	env, err := events.New(events.TypeTransactionCampaignAssigned, tx.TenantID(), reqid.From(ctx), data)
-	if err != nil {
-		return err
-	}
-	return tx.Publish(ctx, env)
+	return events.New(events.TypeTransactionCampaignAssigned, tenantID, reqid.From(ctx), data)
 }

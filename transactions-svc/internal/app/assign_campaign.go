@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -48,15 +47,6 @@ func (a *App) AssignCampaign(ctx context.Context, scope Scope, transactionID, ca
 // assignable checks that campaignID names a campaign a transaction of
 // direction d may join.
 func assignable(ctx context.Context, tx *store.Tx, campaignID string, d txn.Direction) error {
-	if checkID(campaignID) != nil {
-		return campaign.ErrNotAssignable
-	}
-	c, err := tx.Campaign(ctx, campaignID, false)
-	if errors.Is(err, campaign.ErrNotFound) {
-		return campaign.ErrNotAssignable
-	}
-	if err != nil {
-		return err
-	}
-	return c.Assignable(d)
+	_, err := assignableCampaign(ctx, tx, campaignID, d)
+	return err
 }

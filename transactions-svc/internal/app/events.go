@@ -27,7 +27,7 @@ const (
 func (a *App) emit(ctx context.Context, tx *store.Tx, it txn.Item, names ...string) error {
 	data := a.View(it)
 	for _, name := range names {
-		env, err := events.New(string(it.Direction)+"."+name, tx.TenantID(), reqid.From(ctx), data)
+		env, err := itemEvent(ctx, tx.TenantID(), it, name, data)
 		if err != nil {
 			return err
 		}
@@ -36,6 +36,12 @@ func (a *App) emit(ctx context.Context, tx *store.Tx, it txn.Item, names ...stri
 		}
 	}
 	return nil
+}
+
+// itemEvent is the event "<domain>.<name>" about it with data, the item as
+// the API shows it (App.View).
+func itemEvent(ctx context.Context, tenantID string, it txn.Item, name string, data any) (events.Envelope, error) {
+	return events.New(string(it.Direction)+"."+name, tenantID, reqid.From(ctx), data)
 }
 
 // emitState records the events of a state change: the state's own event

@@ -36,11 +36,7 @@ func (a *App) sendLink(ctx context.Context, tx *store.Tx, it *txn.Item) error {
 			return err
 		}
 	}
-	kind := events.KindPaymentLink
-	if it.Direction == txn.Payable {
-		kind = events.KindPayoutLink
-	}
-	return a.notify(ctx, tx, it, kind, linkMessage(*it, a.linkURL(*it)))
+	return a.notify(ctx, tx, it, linkKind(it.Direction), linkMessage(*it, a.linkURL(*it)))
 }
 
 // linkMessage is the SMS that carries an item's link.
@@ -69,10 +65,7 @@ func greeting(it txn.Item) string {
 // link, which must not reach public events), records when, and schedules
 // the next campaign step.
 func (a *App) notify(ctx context.Context, tx *store.Tx, it *txn.Item, kind, body string) error {
-	env, err := events.New(events.TypeNotificationRequested, tx.TenantID(), reqid.From(ctx), events.NotificationRequested{
-		NotificationID: ids.New(), Kind: kind, TransactionID: it.TransactionID, Direction: string(it.Direction),
-		ContactID: it.ContactID, To: it.Recipient.Phone, Body: body,
-	})
+	env, err := notification(ctx, tx.TenantID(), *it, kind, body)
 	if err != nil {
 		return err
 	}
@@ -82,6 +75,23 @@ func (a *App) notify(ctx context.Context, tx *store.Tx, it *txn.Item, kind, body
 	now := a.Now()
 	it.Progress.LastSMSAt = &now
 	return a.scheduleFollowUp(ctx, tx, *it)
+}
+
+// notification is the notification.requested event asking optin-svc to
+// send body to the item's recipient.
+func notification(ctx context.Context, tenantID string, it txn.Item, kind, body string) (events.Envelope, error) {
+	return events.New(events.TypeNotificationRequested, tenantID, reqid.From(ctx), events.NotificationRequested{
+		NotificationID: ids.New(), Kind: kind, TransactionID: it.TransactionID, Direction: string(it.Direction),
+		ContactID: it.ContactID, To: it.Recipient.Phone, Body: body,
+	})
+}
+
+// linkKind is the notification kind of an item's link SMS.
+func linkKind(d txn.Direction) string {
+	if d == txn.Payable {
+		return events.KindPayoutLink
+	}
+	return events.KindPaymentLink
 }
 
 // scheduleFollowUp queues the next step of the item's campaign, counted

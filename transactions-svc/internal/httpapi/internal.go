@@ -13,16 +13,48 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
 )
 
-// internalRoutes mounts what ai-gateway-svc calls through
-// transactions-svc/client, with the internal token the gateway forwarded
-// to it: prepare a draft, confirm it, read a transaction's status. Each
-// checks the ability of the direction it acts on (create or view). The
-// gateway never routes /internal.
+// internalRoutes mounts what other services call through
+// transactions-svc/client: for ai-gateway-svc, with the internal token the
+// gateway forwarded to it, prepare a draft, confirm it, read a
+// transaction's status; for batch-svc, with a token of the tenant, bulk
+// create a chunk of a batch and count campaign steps. Each checks the
+// ability of the direction it acts on (create or view). The gateway never
+// routes /internal. Bulk creates carry no Idempotency-Key: each row is
+// recorded under (batch id, row index) instead.
 func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.Handler) {
 	g := r.Group("/internal/v1", authz.Middleware(v))
 	g.Post("/drafts", idem, h.prepare)
 	g.Post("/transactions/:transaction/confirm", idem, h.confirm)
 	g.Get("/transactions/:reference/status", h.status)
+	g.Post("/receivables/bulk-create", authz.Require("api:create-receivable"), h.bulkCreate(txn.Receivable))
+	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
+	g.Get("/campaigns/steps", h.campaignSteps)
+}
+
+// campaignSteps answers GET /internal/v1/campaigns/steps?direction=&campaign_id=&auto_assign=
+// with {data: {steps}} (app.CampaignSteps), behind the direction's create
+// ability.
+func (h *Handlers) campaignSteps(c *fiber.Ctx) error {
+	d := txn.Direction(c.Query("direction"))
+	if !d.Valid() {
+		return apierr.Field("direction", "The direction must be receivable or payable.")
+	}
+	if err := authz.Check(c, "api:create-"+string(d)); err != nil {
+		return err
+	}
+	auto := false
+	switch c.Query("auto_assign") {
+	case "", "false", "0":
+	case "true", "1":
+		auto = true
+	default:
+		return apierr.Field("auto_assign", "The auto_assign field must be true or false.")
+	}
+	steps, err := h.app.CampaignSteps(c.UserContext(), scope(c), d, strings.Clone(c.Query("campaign_id")), auto)
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, http.StatusOK, fiber.Map{"steps": steps})
 }
 
 // draftBody is a single-create body with its direction.

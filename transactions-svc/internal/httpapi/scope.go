@@ -10,12 +10,13 @@ import (
 )
 
 // scope is who the request acts for: the tenant and its default currency
-// from the internal token, and the token itself, passed on to contacts-svc.
+// and region from the internal token, and the token itself, passed on to
+// contacts-svc.
 func scope(c *fiber.Ctx) app.Scope {
 	claims := authz.ClaimsFrom(c)
 	s := app.Scope{}
 	if claims != nil {
-		s.TenantID, s.Currency = claims.TenantID, claims.Currency
+		s.TenantID, s.Currency, s.Region = claims.TenantID, claims.Currency, claims.Region
 	}
 	if _, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " "); ok {
 		s.Token = strings.Clone(strings.TrimSpace(token))

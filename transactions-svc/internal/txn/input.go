@@ -69,6 +69,12 @@ type Fields struct {
 func ValidateCreate(in Input, r Rules) (Fields, error) {
 	p := verr.Problems{}
 	contactRef(p, in)
+	return createFields(p, in, r)
+}
+
+// createFields validates the fields of a create into p and returns them
+// with p's problems.
+func createFields(p verr.Problems, in Input, r Rules) (Fields, error) {
 	f := fields(p, in, r)
 	if f.SendAt != nil && !f.SendAt.After(r.Now) {
 		p.Add("send_at", "The send_at field must be a date after now.")
