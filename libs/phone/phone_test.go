@@ -93,6 +93,7 @@ func TestLast4(t *testing.T) {
 func BenchmarkNormalize(b *testing.B) {
 	for _, bc := range []struct{ name, input, region string }{
 		{"e164", "+14155552671", "US"},
+		{"e164-gb", "+442079460958", "US"},
 		{"national", "(415) 555-2671", "US"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
