@@ -65,3 +65,6 @@ func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) e
 func (t *Tx) Raw() pgx.Tx { return t.tx }
 
 func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// Pool is the app pool the store uses (tests).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -1,0 +1,176 @@
+package batchsvc_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/paylane/paylane/batch-svc/internal/testenv"
+	"github.com/paylane/paylane/libs/authz"
+)
+
+// outboxEvents returns the types and data of the outbox's events.
+func outboxEvents(t *testing.T, svc testenv.Service) []struct {
+	Type string
+	Data testenv.Header
+} {
+	t.Helper()
+	rows, err := svc.OwnerPool.Query(context.Background(), `SELECT payload FROM outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []struct {
+		Type string
+		Data testenv.Header
+	}
+	for rows.Next() {
+		var payload []byte
+		if err := rows.Scan(&payload); err != nil {
+			t.Fatal(err)
+		}
+		var ev struct {
+			Type     string         `json:"type"`
+			TenantID string         `json:"tenant_id"`
+			Data     testenv.Header `json:"data"`
+		}
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.TenantID != tenantA {
+			t.Errorf("event of tenant %s", ev.TenantID)
+		}
+		out = append(out, struct {
+			Type string
+			Data testenv.Header
+		}{ev.Type, ev.Data})
+	}
+	return out
+}
+
+func TestContactsBatchCompletes(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":`+items(1201)+`}`).JSON(t, &env)
+	h := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	if h.Status != "completed" || h.TotalItems != 1201 || h.ProcessedItems != 1201 || h.SucceededItems != 1201 ||
+		h.FailedItems != 0 || h.StartedAt == nil || h.CompletedAt == nil || h.FailureReason != nil {
+		t.Errorf("header = %+v", h)
+	}
+	var firsts []int
+	for _, c := range svc.Contacts.Calls() {
+		if len(c.Items) > 500 || c.EmitEvents || c.OnDuplicate != "update" || c.BatchID != h.ID {
+			t.Errorf("call %+v", c)
+		}
+		firsts = append(firsts, c.FirstRowIndex)
+	}
+	if diff := cmp.Diff([]int{0, 500, 1000}, firsts); diff != "" {
+		t.Errorf("chunks (-want +got):\n%s", diff)
+	}
+	evs := outboxEvents(t, svc)
+	if len(evs) != 1 || evs[0].Type != "contact.batch.completed" || evs[0].Data.ID != h.ID ||
+		evs[0].Data.Status != "completed" || evs[0].Data.SucceededItems != 1201 {
+		t.Errorf("outbox = %+v", evs)
+	}
+}
+
+func TestContactsBatchPartialFailure(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
+	body := `{"items":[
+		{"external_id":"a","phone":"+14155550100"},
+		{"external_id":"b","phone":"bad"},
+		{"external_id":"a","phone":"+14155550101"},
+		{"phone":""}
+	],"options":{"on_duplicate":"fail"}}`
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, body).JSON(t, &env)
+	h := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	if h.Status != "partial_failure" || h.ProcessedItems != 4 || h.SucceededItems != 1 || h.FailedItems != 3 {
+		t.Errorf("header = %+v", h)
+	}
+	var errs struct {
+		Data []struct {
+			RowIndex   int    `json:"row_index"`
+			ExternalID string `json:"external_id"`
+			Field      string `json:"field"`
+			Message    string `json:"message"`
+		}
+		Meta struct{ Total int }
+	}
+	svc.Do(t, http.MethodGet, "/api/v1/batches/"+h.ID+"/errors?per_page=4", tok, nil).JSON(t, &errs)
+	type row struct {
+		RowIndex          int
+		ExternalID, Field string
+	}
+	var got []row
+	for _, e := range errs.Data {
+		got = append(got, row{e.RowIndex, e.ExternalID, e.Field})
+	}
+	want := []row{{1, "b", "phone"}, {1, "b", "phone"}, {2, "a", "external_id"}, {3, "", "phone"}}
+	if diff := cmp.Diff(want, got); diff != "" || errs.Meta.Total != 5 {
+		t.Errorf("errors (-want +got):\n%s total %d", diff, errs.Meta.Total)
+	}
+	svc.Do(t, http.MethodGet, "/api/v1/batches/"+h.ID+"/errors?per_page=4&page=2", tok, nil).JSON(t, &errs)
+	if len(errs.Data) != 1 || errs.Data[0].RowIndex != 3 || errs.Data[0].Message == "" {
+		t.Errorf("page 2 = %+v", errs.Data)
+	}
+	if evs := outboxEvents(t, svc); len(evs) != 1 || evs[0].Data.Status != "partial_failure" {
+		t.Errorf("outbox = %+v", evs)
+	}
+}
+
+func TestEveryRowFailingIsPartialFailure(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":[{"phone":"bad"},{}]}`).JSON(t, &env)
+	if h := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final); h.Status != "partial_failure" || h.FailedItems != 2 {
+		t.Errorf("header = %+v", h)
+	}
+}
+
+func TestPerRecordWebhooksEmitNoSummary(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok,
+		`{"items":[{"phone":"+14155550100"}],"options":{"suppress_webhooks":false}}`).JSON(t, &env)
+	if h := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final); h.Status != "completed" {
+		t.Errorf("header = %+v", h)
+	}
+	calls := svc.Contacts.Calls()
+	if len(calls) != 1 || !calls[0].EmitEvents {
+		t.Errorf("calls = %+v, want one with emit_events", calls)
+	}
+	if evs := outboxEvents(t, svc); len(evs) != 0 {
+		t.Errorf("outbox = %+v, want no summary event", evs)
+	}
+}
+
+func TestPermanentDownstreamRefusalFailsTheBatch(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	svc.Contacts.SetStatus(http.StatusUnprocessableEntity)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":[{"phone":"+14155550100"}]}`).JSON(t, &env)
+	h := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	if h.Status != "failed" || h.FailureReason == nil || h.CompletedAt == nil || h.ProcessedItems != 0 {
+		t.Fatalf("header = %+v", h)
+	}
+	if r := *h.FailureReason; r != "The contacts service refused rows 0 to 0 of the batch." {
+		t.Errorf("failure_reason = %q", r)
+	}
+	if evs := outboxEvents(t, svc); len(evs) != 1 || evs[0].Data.Status != "failed" {
+		t.Errorf("outbox = %+v", evs)
+	}
+}
