@@ -1,0 +1,40 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/testenv"
+)
+
+// BenchmarkBulkCreate500NewContacts measures one chunk as batch-svc sends
+// it: 500 receivables, each with a new contact, end to end (decoding, the
+// contacts-svc bulk upsert over HTTP, the write transaction).
+func BenchmarkBulkCreate500NewContacts(b *testing.B) {
+	e := testenv.New(b)
+	tenant := ids.New()
+	token := e.Token(b, tenant)
+	n := 0
+	chunk := func() string {
+		items := make([]string, 500)
+		for i := range items {
+			n++
+			items[i] = fmt.Sprintf(`{"contact":{"external_id":"crm-%d","first_name":"Ada","last_name":"Lovelace","phone":"+1415%07d"},`+
+				`"external_id":"inv-%d","amount":%d,"description":"Invoice %d"}`, n, 2000000+n, n, 1000+n%5000, n)
+		}
+		return bulkRequest(ids.New(), "", items...)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		body := chunk()
+		b.StartTimer()
+		r := e.Do(b, http.MethodPost, "/internal/v1/receivables/bulk-create", token, body)
+		if r.Status != http.StatusOK || strings.Contains(string(r.Body), `"failed"`) {
+			b.Fatalf("chunk: %d %.300s", r.Status, r.Body)
+		}
+	}
+}
