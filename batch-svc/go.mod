@@ -9,6 +9,7 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc v0.0.0
 )
 
 require (

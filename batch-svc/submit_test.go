@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
 )
@@ -189,14 +188,5 @@ func TestSubmitIdempotencyKey(t *testing.T) {
 	svc.Do(t, http.MethodGet, "/api/v1/batches", tok, nil).JSON(t, &list)
 	if list.Meta.Total != 1 {
 		t.Errorf("batches = %d, want 1", list.Meta.Total)
-	}
-}
-
-func TestReceivablesWithoutWriterAreRefused(t *testing.T) {
-	t.Parallel()
-	svc := testenv.Start(t, func(c *batchsvc.Config) {})
-	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:create-contact")
-	if r := svc.Do(t, http.MethodPost, "/api/v1/receivables/batch", tok, `{"items":[{}],"options":{"campaign_id":"x"}}`); r.Status != http.StatusServiceUnavailable {
-		t.Errorf("receivables batch = %d %s", r.Status, r.Body)
 	}
 }

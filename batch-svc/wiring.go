@@ -10,6 +10,7 @@ import (
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/batch"
@@ -37,8 +38,11 @@ func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, log *slog.Logger
 		tokens = identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
 	}
 	hc := &http.Client{Timeout: peerTimeout}
+	txns := peers.NewTransactions(transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), hc), tokens)
 	writers := map[batch.Type]app.Writer{
-		batch.Contacts: peers.NewContacts(contacts.New(strings.TrimRight(cfg.ContactsURL, "/"), hc), tokens),
+		batch.Contacts:    peers.NewContacts(contacts.New(strings.TrimRight(cfg.ContactsURL, "/"), hc), tokens),
+		batch.Receivables: txns,
+		batch.Payables:    txns,
 	}
 	st := store.New(pool)
 	var p parts
@@ -47,7 +51,7 @@ func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, log *slog.Logger
 		wakeRelay = relay.Wake
 	}
 	p.app = app.New(app.Deps{
-		Store: st, Writers: writers, PublicBaseURL: strings.TrimRight(cfg.PublicBaseURL, "/"),
+		Store: st, Writers: writers, Campaigns: txns, PublicBaseURL: strings.TrimRight(cfg.PublicBaseURL, "/"),
 		Limits: app.Limits{SubmissionsPerMinute: cfg.SubmissionsPerMinute, InFlight: cfg.InFlight},
 		Wake:   func() { p.workers.Wake() }, WakeRelay: wakeRelay,
 		Retry: app.Backoff{Base: cfg.RetryBase, Max: 30 * time.Second}, Log: log,

@@ -44,10 +44,11 @@ type Writer interface {
 }
 
 // Campaigns counts a campaign's sequence steps for the submit-time check
-// of projected messages. An unknown or unusable campaign is a
-// *batch.ValidationError naming options.campaign_id.
+// of projected messages, with the submitter's internal token. An unknown
+// or unusable campaign is a *batch.ValidationError naming
+// options.campaign_id.
 type Campaigns interface {
-	CampaignSteps(ctx context.Context, tenantID string, t batch.Type, campaignID string, autoAssign bool) (int, error)
+	CampaignSteps(ctx context.Context, token string, t batch.Type, campaignID string, autoAssign bool) (int, error)
 }
 
 // Limits are the deployment's defaults of the tenant limits.

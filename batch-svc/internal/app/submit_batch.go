@@ -10,10 +10,12 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 )
 
-// Caller is who submits: the tenant and its limits (zero means the
+// Caller is who submits: the tenant, the internal token of the request
+// (for the campaign check) and the tenant's limits (zero means the
 // deployment's default).
 type Caller struct {
 	TenantID             string
+	Token                string
 	SubmissionsPerMinute int
 	InFlight             int
 }
@@ -34,7 +36,7 @@ func (a *App) Submit(ctx context.Context, caller Caller, t batch.Type, env batch
 	if err != nil {
 		return batch.Header{}, err
 	}
-	if err := a.checkCampaign(ctx, caller.TenantID, sub); err != nil {
+	if err := a.checkCampaign(ctx, caller.Token, sub); err != nil {
 		return batch.Header{}, err
 	}
 	now := a.now()
@@ -82,7 +84,7 @@ func (a *App) checkLimits(caller Caller, u store.Usage, now time.Time) error {
 
 // checkCampaign refuses a receivables or payables batch whose projected
 // messages need an acknowledgement it lacks, or whose campaign is unknown.
-func (a *App) checkCampaign(ctx context.Context, tenantID string, sub batch.Submission) error {
+func (a *App) checkCampaign(ctx context.Context, token string, sub batch.Submission) error {
 	if sub.Type == batch.Contacts || a.d.Campaigns == nil {
 		return nil
 	}
@@ -94,7 +96,7 @@ func (a *App) checkCampaign(ctx context.Context, tenantID string, sub batch.Subm
 	if campaign == "" && !auto {
 		return nil
 	}
-	steps, err := a.d.Campaigns.CampaignSteps(ctx, tenantID, sub.Type, campaign, auto)
+	steps, err := a.d.Campaigns.CampaignSteps(ctx, token, sub.Type, campaign, auto)
 	if err != nil {
 		return err
 	}

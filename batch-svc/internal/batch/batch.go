@@ -141,6 +141,8 @@ var (
 	ErrTypeUnsupported = errors.New("batch: type not supported by this deployment")
 	// ErrLeaseLost: another worker holds the batch now.
 	ErrLeaseLost = errors.New("batch: lease lost")
+	// ErrUnavailable: a service the submission needed did not answer.
+	ErrUnavailable = errors.New("batch: a peer service is unavailable")
 	// ErrRejected: the downstream service refused a chunk for good (not a
 	// row error, not a transient failure).
 	ErrRejected = errors.New("batch: chunk rejected downstream")

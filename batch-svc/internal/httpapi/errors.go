@@ -23,6 +23,11 @@ func apiError(err error) error {
 		return apierr.NotFound()
 	case errors.Is(err, batch.ErrForbidden):
 		return apierr.Forbidden()
+	case errors.Is(err, batch.ErrUnavailable):
+		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
+			"A service the submission needs is unavailable; retry shortly.")
+		e.RetryAfter = 5
+		return e
 	case errors.Is(err, batch.ErrTypeUnsupported):
 		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
 			"Batches of this type cannot be submitted yet: their records' service does not accept batches.")

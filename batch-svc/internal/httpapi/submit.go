@@ -38,6 +38,7 @@ func (h *Handlers) submit(t batch.Type) fiber.Handler {
 		claims := authz.ClaimsFrom(c)
 		caller := app.Caller{
 			TenantID:             claims.TenantID,
+			Token:                bearer(c),
 			SubmissionsPerMinute: claims.Limits.BatchSubmissionsPerMinute,
 			InFlight:             claims.Limits.BatchesInFlight,
 		}
@@ -80,4 +81,10 @@ func decodeOptions(raw json.RawMessage) (*batch.OptionsInput, error) {
 		return nil, apierr.Field(f, "The "+f+" field is not allowed.")
 	}
 	return nil, apierr.Field("options", "The options field contains an invalid value.")
+}
+
+// bearer is the internal token the request came with.
+func bearer(c *fiber.Ctx) string {
+	tok, _ := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	return tok
 }

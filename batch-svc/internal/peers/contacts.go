@@ -6,11 +6,13 @@ package peers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/batch"
@@ -76,8 +78,12 @@ func classify(err error) error {
 // statusOf returns the HTTP status of a peer's error answer in err's
 // chain, or 0.
 func statusOf(err error) int {
-	if s := contacts.StatusOf(err); s != 0 {
-		return s
+	for _, of := range []func(error) int{contacts.StatusOf, transactions.StatusOf, identity.StatusOf} {
+		if s := of(err); s != 0 {
+			return s
+		}
 	}
-	return identity.StatusOf(err)
+	return 0
 }
+
+func asError(err error, target any) bool { return errors.As(err, target) }

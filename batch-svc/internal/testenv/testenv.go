@@ -23,6 +23,7 @@ type Service struct {
 	Addrs    batchsvc.Addrs
 	Signer   *authz.Signer
 	Contacts *Contacts
+	Txns     *Transactions
 	// Pool connects to the service's database as its app role.
 	Pool *pgxpool.Pool
 	// OwnerPool connects as the owner (row-level security does not apply
@@ -75,14 +76,14 @@ func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
 		_, _ = w.Write(signer.JWKS())
 	}))
 	t.Cleanup(identity.Close)
-	contacts := NewContacts(t)
+	contacts, txns := NewContacts(t), NewTransactions(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan batchsvc.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := batchsvc.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: appDSN, DBMaxConns: 8,
-		IdentityURL: identity.URL, ContactsURL: contacts.URL, TransactionsURL: contacts.URL,
+		IdentityURL: identity.URL, ContactsURL: contacts.URL, TransactionsURL: txns.URL,
 		Tokens: signerTokens{signer}, Workers: 2, Lease: 5 * time.Second, PollInterval: 50 * time.Millisecond,
 		RetryBase: 20 * time.Millisecond, SubmissionsPerMinute: 10, InFlight: 2,
 		Ready: func(a batchsvc.Addrs) { ready <- a },
@@ -99,7 +100,7 @@ func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
 	})
 	select {
 	case a := <-ready:
-		return Service{Addrs: a, Signer: signer, Contacts: contacts, Pool: pg.Pool(t, appDSN),
+		return Service{Addrs: a, Signer: signer, Contacts: contacts, Txns: txns, Pool: pg.Pool(t, appDSN),
 			OwnerPool: pg.Pool(t, pg.OwnerDSN(t, appDSN))}
 	case err := <-done:
 		t.Fatalf("batch-svc stopped before it was ready: %v", err)

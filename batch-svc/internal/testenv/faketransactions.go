@@ -1,0 +1,97 @@
+package testenv
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// TxCall is one bulk-create call the fake transactions-svc received.
+type TxCall struct {
+	Path               string            `json:"-"`
+	BatchID            string            `json:"batch_id"`
+	Direction          string            `json:"direction"`
+	OnDuplicate        string            `json:"on_duplicate"`
+	FirstRowIndex      int               `json:"first_row_index"`
+	EmitEvents         bool              `json:"emit_events"`
+	CampaignID         string            `json:"campaign_id"`
+	AutoAssignCampaign bool              `json:"auto_assign_campaign"`
+	Items              []json.RawMessage `json:"items"`
+}
+
+// Transactions is a fake transactions-svc: bulk create fails a row without
+// an amount (on amount) and creates the others; campaign "C5" has 5 steps,
+// auto-assignment finds at most 3, any other campaign is refused (422
+// naming campaign_id).
+type Transactions struct {
+	URL   string
+	mu    sync.Mutex
+	calls []TxCall
+}
+
+// NewTransactions starts the fake until the test ends.
+func NewTransactions(t testing.TB) *Transactions {
+	f := &Transactions{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /internal/v1/receivables/bulk-create", f.bulk)
+	mux.HandleFunc("POST /internal/v1/payables/bulk-create", f.bulk)
+	mux.HandleFunc("GET /internal/v1/campaigns/steps", f.steps)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	f.URL = srv.URL
+	return f
+}
+
+// Calls returns the bulk-create calls received so far.
+func (f *Transactions) Calls() []TxCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]TxCall(nil), f.calls...)
+}
+
+func (f *Transactions) bulk(w http.ResponseWriter, r *http.Request) {
+	var call TxCall
+	if err := json.NewDecoder(r.Body).Decode(&call); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	call.Path = r.URL.Path
+	f.mu.Lock()
+	f.calls = append(f.calls, call)
+	f.mu.Unlock()
+	out := make([]map[string]any, len(call.Items))
+	for i, raw := range call.Items {
+		var item struct {
+			Amount int `json:"amount"`
+		}
+		_ = json.Unmarshal(raw, &item)
+		row := call.FirstRowIndex + i
+		out[i] = map[string]any{"row_index": row, "action": "created", "id": "T" + strconv.Itoa(row)}
+		if item.Amount == 0 {
+			out[i] = map[string]any{"row_index": row, "action": "failed",
+				"errors": map[string][]string{"amount": {"The amount field is required."}}}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"data": out})
+}
+
+func (f *Transactions) steps(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	steps := 0
+	switch {
+	case q.Get("campaign_id") == "C5":
+		steps = 5
+	case q.Get("campaign_id") != "":
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = w.Write([]byte(`{"error":{"code":"validation_failed","message":"invalid","details":{"campaign_id":["The selected campaign is invalid."]}}}`))
+		return
+	case q.Get("auto_assign") == "true":
+		steps = 3
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]int{"steps": steps}})
+}

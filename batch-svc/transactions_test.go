@@ -1,0 +1,102 @@
+package batchsvc_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/paylane/paylane/batch-svc/internal/testenv"
+	"github.com/paylane/paylane/libs/authz"
+)
+
+// receivables renders n receivable items; every failEvery-th has no amount.
+func receivables(n, failEvery int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		amount := 1000
+		if failEvery > 0 && i%failEvery == failEvery-1 {
+			amount = 0
+		}
+		parts[i] = fmt.Sprintf(`{"amount":%d,"contact":{"external_id":"c-%d","phone":"+1415555%04d"}}`, amount, i, i)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func TestSubmitChecksTheCampaign(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{BatchesInFlight: 100, BatchSubmissionsPerMinute: 100}, "api:create-receivable", "api:create-payable")
+	for _, tt := range []struct {
+		name, path, options string
+		items               int
+		status              int
+		field               string
+	}{
+		{"2,000 items × 5 steps", "/api/v1/receivables/batch", `{"campaign_id":"C5"}`, 2000, 202, ""},
+		{"2,001 items × 5 steps unacknowledged", "/api/v1/receivables/batch", `{"campaign_id":"C5"}`, 2001, 422, "options.acknowledge_messaging_volume"},
+		{"2,001 items × 5 steps acknowledged", "/api/v1/payables/batch", `{"campaign_id":"C5","acknowledge_messaging_volume":true}`, 2001, 202, ""},
+		{"auto-assign 3,334 × 3 steps", "/api/v1/payables/batch", `{"auto_assign_campaign":true}`, 3334, 422, "options.acknowledge_messaging_volume"},
+		{"unknown campaign", "/api/v1/receivables/batch", `{"campaign_id":"nope"}`, 1, 422, "options.campaign_id"},
+		{"5,001 receivables", "/api/v1/receivables/batch", `{}`, 5001, 422, "items"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := svc.Do(t, http.MethodPost, tt.path, tok, `{"items":`+receivables(tt.items, 0)+`,"options":`+tt.options+`}`)
+			if r.Status != tt.status || (tt.field != "" && !strings.Contains(string(r.Body), `"`+tt.field+`"`)) {
+				t.Errorf("status %d %s, want %d naming %q", r.Status, r.Body, tt.status, tt.field)
+			}
+		})
+	}
+}
+
+func TestReceivablesAndPayablesBatches(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, nil)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:create-payable",
+		"api:view-any-receivable", "api:view-any-payable")
+	var env struct{ Data testenv.Header }
+	svc.Do(t, http.MethodPost, "/api/v1/receivables/batch", tok,
+		`{"items":`+receivables(600, 0)+`,"options":{"campaign_id":"C5","on_duplicate":"skip"}}`).JSON(t, &env)
+	rec := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	if rec.Status != "completed" || rec.Type != "receivables" || rec.SucceededItems != 600 {
+		t.Errorf("receivables batch = %+v", rec)
+	}
+	svc.Do(t, http.MethodPost, "/api/v1/payables/batch", tok,
+		`{"items":`+receivables(10, 5)+`,"options":{"suppress_webhooks":false}}`).JSON(t, &env)
+	pay := svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	if pay.Status != "partial_failure" || pay.SucceededItems != 8 || pay.FailedItems != 2 {
+		t.Errorf("payables batch = %+v", pay)
+	}
+	calls := svc.Txns.Calls()
+	if len(calls) != 3 {
+		t.Fatalf("calls = %+v", calls)
+	}
+	for _, c := range calls[:2] {
+		if c.Path != "/internal/v1/receivables/bulk-create" || c.Direction != "receivable" || c.CampaignID != "C5" ||
+			c.OnDuplicate != "skip" || c.EmitEvents || c.BatchID != rec.ID {
+			t.Errorf("receivables call = %+v", c)
+		}
+	}
+	if c := calls[2]; c.Direction != "payable" || !c.EmitEvents || c.CampaignID != "" || c.FirstRowIndex != 0 {
+		t.Errorf("payables call = %+v", c)
+	}
+	evs := outboxEvents(t, svc)
+	if len(evs) != 1 || evs[0].Type != "receivable.batch.completed" || evs[0].Data.ID != rec.ID {
+		t.Errorf("outbox = %+v (payables asked for per-record webhooks: no summary)", evs)
+	}
+	var errs struct {
+		Data []struct {
+			RowIndex   int    `json:"row_index"`
+			ExternalID string `json:"external_id"`
+			Field      string `json:"field"`
+		}
+	}
+	svc.Do(t, http.MethodGet, "/api/v1/batches/"+pay.ID+"/errors", tok, nil).JSON(t, &errs)
+	if len(errs.Data) != 2 || errs.Data[0].RowIndex != 4 || errs.Data[1].RowIndex != 9 || errs.Data[0].Field != "amount" {
+		t.Errorf("errors = %+v", errs.Data)
+	}
+	// Readers of contacts batches only do not see these.
+	if r := svc.Do(t, http.MethodGet, "/api/v1/batches/"+rec.ID, svc.Token(t, tenantA, authz.Limits{}, "api:view-any-contact"), nil); r.Status != http.StatusForbidden {
+		t.Errorf("contacts reader GET receivables batch = %d", r.Status)
+	}
+}
