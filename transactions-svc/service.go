@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
@@ -68,7 +70,7 @@ func Run(ctx context.Context, cfg Config) error {
 	st := store.New(pool)
 	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
 	reg := obs.NewRegistry()
-	web := httpx.NewApp(log)
+	web := httpx.NewApp(log, fiber.Config{BodyLimit: httpapi.MaxBody})
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})

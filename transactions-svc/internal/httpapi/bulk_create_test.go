@@ -246,8 +246,17 @@ func TestBulkCreateEnvelopeAndGate(t *testing.T) {
 			t.Errorf("%s: %d %s", name, r.Status, r.Body)
 		}
 	}
+	big := make([]string, 500)
+	for i := range big {
+		big[i] = `{"contact":{"external_id":"cust-1"},"amount":5,"note":"` + strings.Repeat("x", 3000) + `"}`
+	}
+	r := f.do(t, http.MethodPost, "/internal/v1/receivables/bulk-create", bulkRequest("BIG", "", big...))
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"note":["The note field is not allowed."]`) {
+		t.Errorf("a 1.5 MB chunk: %d %.200s", r.Status, r.Body)
+	}
+
 	payOnly := f.env.Token(t, f.tenant, "api:create-payable")
-	r := f.env.Do(t, http.MethodPost, "/internal/v1/receivables/bulk-create", payOnly, bulkRequest("G", "", item))
+	r = f.env.Do(t, http.MethodPost, "/internal/v1/receivables/bulk-create", payOnly, bulkRequest("G", "", item))
 	expect(t, r, http.StatusForbidden, "")
 	r = f.env.Do(t, http.MethodPost, "/internal/v1/payables/bulk-create", payOnly, bulkRequest("G", "", item))
 	expect(t, r, http.StatusOK, "")

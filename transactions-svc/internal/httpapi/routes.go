@@ -15,6 +15,12 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
+// MaxBody is the request body cap of the service's HTTP app: a bulk-create
+// chunk of a batch (at most 500 items of a batch of at most 5 MB) with its
+// envelope. The public limits (1 MB; 5 MB for batch submissions) are the
+// gateway's, which every public request passes first.
+const MaxBody = 6 << 20
+
 // Deps are what the routes need.
 type Deps struct {
 	App *app.App

@@ -80,7 +80,7 @@ func New(t testing.TB) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Web = httpx.NewApp(nil)
+	e.Web = httpx.NewApp(nil, fiber.Config{BodyLimit: httpapi.MaxBody})
 	pages.Register(e.Web, pages.Deps{App: e.App, Signer: e.Links})
 	httpapi.Register(e.Web, httpapi.Deps{App: e.App, Verifier: verifier, Pool: pool})
 	return e
