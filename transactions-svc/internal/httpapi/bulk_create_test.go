@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	contactsclient "github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/testenv"
@@ -284,5 +286,34 @@ func TestBulkCreateFromAnotherTenantSeesNothing(t *testing.T) {
 	raw, _ := json.Marshal(rows)
 	if strings.Contains(string(raw), inv.ID) {
 		t.Errorf("another tenant's id leaked: %s", raw)
+	}
+}
+
+// TestBulkCreateResumesWithTheRecordedContacts stands for a worker that
+// stopped after contacts-svc recorded a chunk's contacts and before
+// transactions-svc committed: the chunk again gets the same contacts (here
+// one without an external id, which a second creation would refuse as a
+// taken phone), and a contact_id of a deleted contact fails its row.
+func TestBulkCreateResumesWithTheRecordedContacts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	first, err := contactsclient.New(f.env.ContactsURL, nil).BulkUpsert(context.Background(), f.token, contactsclient.BulkUpsertRequest{
+		BatchID: "R", OnDuplicate: contactsclient.DuplicateSkip, FirstRowIndex: 7,
+		Items: []contactsclient.ContactInput{{FirstName: "Kit", Phone: "+14155550140"}},
+	})
+	if err != nil || len(first) != 1 || first[0].Action != contactsclient.ActionCreated {
+		t.Fatalf("the first attempt's contact: %+v, %v", first, err)
+	}
+	gone := f.env.Contact(t, f.tenant, "gone", "Gone", "+14155550141")
+	f.env.DeleteContact(t, f.tenant, gone.ID)
+	rows := f.bulk(t, "receivables", strings.Replace(bulkRequest("R", "",
+		`{"contact":{"first_name":"Kit","phone":"+14155550140"},"amount":700}`,
+		fmt.Sprintf(`{"contact_id":%q,"amount":800}`, gone.ID),
+	), `"first_row_index":0`, `"first_row_index":7`, 1))
+	if diff := cmp.Diff([]string{"created", "failed"}, actions(rows)); diff != "" || len(rows[1].Errors["contact_id"]) == 0 {
+		t.Fatalf("rows %+v (-want +got):\n%s", rows, diff)
+	}
+	if got := f.show(t, "receivables", rows[0].ID); got.ContactID != first[0].ContactID {
+		t.Errorf("resumed row's contact %s, want the recorded %s", got.ContactID, first[0].ContactID)
 	}
 }
