@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -315,5 +316,43 @@ func TestBulkCreateResumesWithTheRecordedContacts(t *testing.T) {
 	}
 	if got := f.show(t, "receivables", rows[0].ID); got.ContactID != first[0].ContactID {
 		t.Errorf("resumed row's contact %s, want the recorded %s", got.ContactID, first[0].ContactID)
+	}
+}
+
+// TestBulkCreateSchedulesLikeACreate follows the work a chunk queues: the
+// scheduled item's send, the campaign's follow-up and the link's expiry.
+func TestBulkCreateSchedulesLikeACreate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	camp := f.campaign(t, `{"name":"R","direction":"receivable","steps":[{"delay_hours":24,"message":"Reminder {{link}}"}]}`, true)
+	rows := f.bulk(t, "receivables", bulkRequest("S", fmt.Sprintf(`,"campaign_id":%q`, camp),
+		`{"contact":{"external_id":"cust-1"},"amount":100,"link_ttl_hours":30}`,
+		`{"contact":{"external_id":"cust-1"},"amount":200,"send_at":"2026-11-22T03:21:17Z"}`))
+	bodies := func() []string {
+		var out []string
+		for _, n := range f.notifications(t) {
+			out = append(out, n.TransactionID+" "+strings.Fields(n.Body)[0])
+		}
+		return out
+	}
+	now, later := f.show(t, "receivables", rows[0].ID), f.show(t, "receivables", rows[1].ID)
+	if diff := cmp.Diff([]string{now.TransactionID + " Hi"}, bodies()); diff != "" || later.Status != "scheduled" {
+		t.Fatalf("SMS at once (-want +got):\n%s\nscheduled row: %s", diff, later.Status)
+	}
+	f.env.Clock.Advance(2 * time.Hour)
+	f.env.RunDue(t)
+	if got := f.show(t, "receivables", rows[1].ID); got.Status != "pending" || got.PaymentLinkURL == nil {
+		t.Errorf("scheduled row at its send_at: %+v", got)
+	}
+	f.env.Clock.Advance(22 * time.Hour)
+	f.env.RunDue(t)
+	want := []string{now.TransactionID + " Hi", later.TransactionID + " Hi", now.TransactionID + " Reminder"}
+	if diff := cmp.Diff(want, bodies()); diff != "" {
+		t.Errorf("SMS after 24 h (-want +got):\n%s", diff)
+	}
+	f.env.Clock.Advance(6 * time.Hour)
+	f.env.RunDue(t)
+	if got := f.show(t, "receivables", rows[0].ID); got.Status != "expired" {
+		t.Errorf("row past its 30 h link TTL: %s", got.Status)
 	}
 }
