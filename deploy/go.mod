@@ -8,6 +8,7 @@ replace github.com/paylane/paylane/libs => ../libs
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
@@ -124,6 +125,7 @@ require (
 )
 
 replace (
+	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"time"
 
+	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	optinsvc "github.com/paylane/paylane/optin-svc"
@@ -71,6 +72,8 @@ func services() []service {
 			routes: []string{"/api/v1/receivables", "/api/v1/payables", "/api/v1/transactions",
 				"/api/v1/transaction-field-definitions", "/api/v1/campaigns", "/l/r", "/l/p"}},
 		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook},
+		{name: "batch", stage: 1, run: runBatch,
+			routes: []string{"/api/v1/contacts/batch", "/api/v1/receivables/batch", "/api/v1/payables/batch", "/api/v1/batches"}},
 	}
 }
 
@@ -128,6 +131,31 @@ func runTransactions(ctx context.Context, d deps, ready func(string)) error {
 		SchedulerInterval:  time.Second,
 		Logger:             d.logger,
 		Ready:              func(a transactionssvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+func runBatch(ctx context.Context, d deps, ready func(string)) error {
+	return batchsvc.Run(ctx, batchsvc.Config{
+		HTTPAddr:             d.httpAddr,
+		HTTPListener:         d.httpListener,
+		InternalAddr:         "127.0.0.1:0",
+		DatabaseURL:          d.appDSN,
+		MigrateDatabaseURL:   d.ownerDSN,
+		DBMaxConns:           10,
+		KafkaBrokers:         d.brokers,
+		IdentityURL:          d.identityURL,
+		ServiceSecret:        d.secrets.ServiceSecret,
+		ContactsURL:          d.urls["contacts"],
+		TransactionsURL:      d.urls["transactions"],
+		PublicBaseURL:        d.publicURL,
+		Workers:              batchsvc.DefaultWorkers,
+		Lease:                batchsvc.DefaultLease,
+		PollInterval:         batchsvc.DefaultPollInterval,
+		RetryBase:            batchsvc.DefaultRetryBase,
+		SubmissionsPerMinute: batchsvc.DefaultSubmissionsPerMinute,
+		InFlight:             batchsvc.DefaultInFlight,
+		Logger:               d.logger,
+		Ready:                func(a batchsvc.Addrs) { ready(a.HTTP) },
 	})
 }
 

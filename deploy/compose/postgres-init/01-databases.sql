@@ -16,3 +16,6 @@ CREATE DATABASE transactions OWNER transactions_owner;
 CREATE ROLE webhook_owner LOGIN PASSWORD 'webhook_owner';
 CREATE ROLE webhook_app LOGIN PASSWORD 'webhook_app';
 CREATE DATABASE webhook OWNER webhook_owner;
+CREATE ROLE batch_owner LOGIN PASSWORD 'batch_owner';
+CREATE ROLE batch_app LOGIN PASSWORD 'batch_app';
+CREATE DATABASE batch OWNER batch_owner;
