@@ -37,7 +37,7 @@ func (a *App) writePlan(ctx context.Context, tx *store.Tx, req BulkRequest, env 
 	if err := tx.InsertItems(ctx, req.Direction, w.inserts); err != nil {
 		return err
 	}
-	if err := tx.UpdateItems(ctx, w.updates); err != nil {
+	if err := tx.SaveReplaced(ctx, req.Direction, w.updates); err != nil {
 		return err
 	}
 	if err := tx.ScheduleMany(ctx, w.wakes); err != nil {

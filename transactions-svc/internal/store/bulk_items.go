@@ -11,9 +11,10 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// newItemArrays are new items of one direction as the column arrays of an
-// unnest. New items have no settlement, destination or revoked link yet,
-// so those columns keep their defaults.
+// newItemArrays are items of one direction as the column arrays of an
+// unnest: the columns a new item sets (new items have no settlement,
+// destination or revoked link yet, so those keep their defaults), which
+// hold the fields a PUT changes.
 type newItemArrays struct {
 	ids, txIDs, contactIDs, currencies, statuses, customFields, phones, firstNames, lastNames []string
 	externalIDs, descriptions, dueDates, campaignIDs                                          []*string
@@ -91,20 +92,31 @@ func (t *Tx) InsertItems(ctx context.Context, d txn.Direction, list []txn.Item) 
 	return nil
 }
 
-// UpdateItems writes every mutable column of each item and mirrors it on
-// its parent, as UpdateItem does, in one pipelined batch.
-func (t *Tx) UpdateItems(ctx context.Context, list []txn.Item) error {
+// SaveReplaced writes what a PUT changes (the mutable fields and
+// updated_at) of existing items of direction d, and the parents'
+// updated_at: two set-based statements sent as one pipelined batch. Each
+// item may appear once.
+func (t *Tx) SaveReplaced(ctx context.Context, d txn.Direction, list []txn.Item) error {
 	if len(list) == 0 {
 		return nil
 	}
-	b := &pgx.Batch{}
-	for _, it := range list {
-		sql, vals := updateChild(it)
-		b.Queue(sql, vals...)
-		b.Queue(updateParent, it.TransactionID, it.Status, it.CampaignID, it.Progress.StepsSent, it.Progress.LastSMSAt, it.UpdatedAt)
+	a, err := arraysOfNew(list)
+	if err != nil {
+		return err
 	}
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE `+table(d)+` c SET external_id = u.external_id, amount = u.amount, currency = u.currency,
+ description = u.description, due_date = u.due_date::date, send_at = u.send_at, link_ttl_hours = u.link_ttl_hours,
+ custom_fields = u.custom_fields::jsonb, updated_at = u.updated_at
+   FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[],
+               $9::text[], $10::timestamptz[])
+     AS u(id, external_id, amount, currency, description, due_date, send_at, link_ttl_hours, custom_fields, updated_at)
+  WHERE c.id = u.id`,
+		a.ids, a.externalIDs, a.amounts, a.currencies, a.descriptions, a.dueDates, a.sendAt, a.ttls, a.customFields, a.updatedAt)
+	b.Queue(`UPDATE transactions t SET updated_at = u.updated_at
+   FROM unnest($1::text[], $2::timestamptz[]) AS u(id, updated_at) WHERE t.id = u.id`, a.txIDs, a.updatedAt)
 	if err := t.tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("updating items: %w", err)
+		return fmt.Errorf("updating %ss: %w", d, err)
 	}
 	return nil
 }

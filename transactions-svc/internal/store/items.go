@@ -193,37 +193,26 @@ func childValues(it txn.Item) ([]string, []any) {
 // UpdateItem writes every mutable column of it and mirrors its status, campaign
 // and progress on the parent transaction.
 func (t *Tx) UpdateItem(ctx context.Context, it txn.Item) error {
-	sql, vals := updateChild(it)
-	tag, err := t.tx.Exec(ctx, sql, vals...)
+	cols, vals := childValues(it)
+	sets := make([]string, 0, len(cols))
+	for i, c := range cols[1:] {
+		sets = append(sets, fmt.Sprintf("%s = $%d", c, i+2))
+	}
+	tag, err := t.tx.Exec(ctx, "UPDATE "+table(it.Direction)+" SET "+strings.Join(sets, ", ")+" WHERE id = $1", vals...)
 	if err != nil {
 		return fmt.Errorf("updating %s: %w", it.Direction, err)
 	}
 	if tag.RowsAffected() != 1 {
 		return txn.ErrNotFound
 	}
-	_, err = t.tx.Exec(ctx, updateParent,
+	_, err = t.tx.Exec(ctx, `UPDATE transactions SET status = $2, campaign_id = $3, campaign_steps_sent = $4,
+ last_sms_at = $5, updated_at = $6 WHERE id = $1`,
 		it.TransactionID, it.Status, it.CampaignID, it.Progress.StepsSent, it.Progress.LastSMSAt, it.UpdatedAt)
 	if err != nil {
 		return fmt.Errorf("updating transaction: %w", err)
 	}
 	return nil
 }
-
-// updateChild is the UPDATE of an item's child row and its arguments.
-func updateChild(it txn.Item) (string, []any) {
-	cols, vals := childValues(it)
-	sets := make([]string, 0, len(cols))
-	for i, c := range cols[1:] {
-		sets = append(sets, fmt.Sprintf("%s = $%d", c, i+2))
-	}
-	return "UPDATE " + table(it.Direction) + " SET " + strings.Join(sets, ", ") + " WHERE id = $1", vals
-}
-
-// updateParent mirrors an item's status, campaign and progress on its
-// parent transaction: $1 transaction id, then status, campaign_id,
-// campaign_steps_sent, last_sms_at, updated_at.
-const updateParent = `UPDATE transactions SET status = $2, campaign_id = $3, campaign_steps_sent = $4,
- last_sms_at = $5, updated_at = $6 WHERE id = $1`
 
 // ItemByReference returns the live item a reference names: its parent
 // transaction's id, or the receivable's or payable's own id.
