@@ -67,6 +67,19 @@ func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return start(t, appDSN, signer, configure)
+}
+
+// StartOn runs a second replica beside first: the same database and
+// signing key, its own fake peers.
+func StartOn(t testing.TB, first Service, configure func(*batchsvc.Config)) Service {
+	t.Helper()
+	return start(t, first.Pool.Config().ConnString(), first.Signer, configure)
+}
+
+func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*batchsvc.Config)) Service {
+	t.Helper()
+	pg := testkit.PG(t)
 	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/internal/v1/jwks" {
 			http.NotFound(w, r)
