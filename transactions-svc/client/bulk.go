@@ -106,10 +106,10 @@ func (c *Client) BulkCreate(ctx context.Context, token string, req BulkCreateReq
 // CampaignSteps answers the submit-time messaging-volume check
 // (GET /internal/v1/campaigns/steps): with campaignID, that campaign's step
 // count (it must be active, published and of the direction, else a 422
-// *Error whose Fields name campaign_id); otherwise with autoAssign, the largest step
-// count among active published campaigns of the direction; otherwise 0.
-// The token needs api:create-receivable or api:create-payable (the
-// direction's).
+// *Error whose Fields name campaign_id); otherwise with autoAssign, the
+// largest step count among active published campaigns of the direction;
+// otherwise 0. campaignID wins over autoAssign, as in BulkCreate. The token
+// needs api:create-receivable or api:create-payable (the direction's).
 func (c *Client) CampaignSteps(ctx context.Context, token, direction, campaignID string, autoAssign bool) (int, error) {
 	v := url.Values{"direction": {direction}}
 	if campaignID != "" {
