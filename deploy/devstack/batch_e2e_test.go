@@ -15,7 +15,8 @@ import (
 // fails, a repeated external id updates the contact its earlier row
 // created. The header ends partial_failure, the errors list names the bad
 // row, the contact reads back as the last row made it, and the summary
-// event reaches a webhook receiver.
+// event reaches a webhook receiver. Then a receivables batch goes through
+// transactions-svc the same way, creating an item's contact.
 func TestBatchEndToEnd(t *testing.T) {
 	stack := startStack(t, tempRoot(t))
 	var e *e2e
@@ -48,15 +49,7 @@ func TestBatchEndToEnd(t *testing.T) {
 	whDecode(t, r.body, &submitted)
 	id := submitted.Data.ID
 
-	var h batchHeader
-	whWaitUntil(t, func() bool {
-		r := e.get(t, "/api/v1/batches/"+id, e.info.DemoToken)
-		e.expectStatus(t, r, http.StatusOK)
-		var env struct{ Data batchHeader }
-		whDecode(t, r.body, &env)
-		h = env.Data
-		return h.Status == "completed" || h.Status == "partial_failure" || h.Status == "failed"
-	})
+	h := e.waitForBatch(t, id)
 	if h.Status != "partial_failure" || h.ProcessedItems != 3 || h.SucceededItems != 2 || h.FailedItems != 1 ||
 		h.Links.Self != e.info.GatewayURL+"/api/v1/batches/"+id {
 		t.Errorf("final header %+v", h)
@@ -101,6 +94,47 @@ func TestBatchEndToEnd(t *testing.T) {
 	if ev.Data.Status != "partial_failure" || ev.Data.FailedItems != 1 {
 		t.Errorf("contact.batch.completed data %+v", ev.Data)
 	}
+
+	// A receivables batch goes through transactions-svc, which finds or
+	// creates each item's contact by external id.
+	r = e.whSend(t, http.MethodPost, "/api/v1/receivables/batch", map[string]any{"items": []map[string]any{
+		{"amount": 4200, "description": "Order 1", "contact": map[string]any{"external_id": "batch-e2e-1", "phone": "+14155550191"}},
+		{"amount": 1500, "description": "Order 2", "contact": map[string]any{"external_id": "batch-e2e-3", "first_name": "Grace", "phone": "+14155550193"}},
+		{"amount": -5, "description": "Order 3", "contact": map[string]any{"external_id": "batch-e2e-4", "phone": "+14155550194"}},
+	}})
+	e.expectStatus(t, r, http.StatusAccepted)
+	whDecode(t, r.body, &submitted)
+	rec := e.waitForBatch(t, submitted.Data.ID)
+	if rec.Status != "partial_failure" || rec.SucceededItems != 2 || rec.FailedItems != 1 {
+		t.Errorf("receivables batch %+v", rec)
+	}
+	r = e.get(t, "/api/v1/batches/"+rec.ID+"/errors", e.info.DemoToken)
+	e.expectStatus(t, r, http.StatusOK)
+	whDecode(t, r.body, &errs)
+	if len(errs.Data) == 0 || errs.Data[0].RowIndex != 2 || errs.Data[0].Field != "amount" {
+		t.Errorf("receivables batch errors %+v, want row 2's amount", errs.Data)
+	}
+	r = e.get(t, "/api/v1/contacts?external_id=batch-e2e-3", e.info.DemoToken)
+	e.expectStatus(t, r, http.StatusOK)
+	whDecode(t, r.body, &contacts)
+	if len(contacts.Data) != 1 || contacts.Data[0].FirstName != "Grace" {
+		t.Errorf("contact created by the receivables batch: %+v", contacts.Data)
+	}
+}
+
+// waitForBatch polls the batch header until it is final.
+func (e *e2e) waitForBatch(t *testing.T, id string) batchHeader {
+	t.Helper()
+	var h batchHeader
+	whWaitUntil(t, func() bool {
+		r := e.get(t, "/api/v1/batches/"+id, e.info.DemoToken)
+		e.expectStatus(t, r, http.StatusOK)
+		var env struct{ Data batchHeader }
+		whDecode(t, r.body, &env)
+		h = env.Data
+		return h.Status == "completed" || h.Status == "partial_failure" || h.Status == "failed"
+	})
+	return h
 }
 
 // batchHeader is a batch header as the e2e test reads it.
