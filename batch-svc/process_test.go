@@ -3,7 +3,9 @@ package batchsvc_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,6 +78,18 @@ func TestContactsBatchCompletes(t *testing.T) {
 	if len(evs) != 1 || evs[0].Type != "contact.batch.completed" || evs[0].Data.ID != h.ID ||
 		evs[0].Data.Status != "completed" || evs[0].Data.SucceededItems != 1201 {
 		t.Errorf("outbox = %+v", evs)
+	}
+	resp, err := http.Get("http://" + svc.Addrs.Internal + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	metrics, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`batch_batches_finished_total{status="completed",type="contacts"} 1`,
+		`batch_rows_total{outcome="succeeded",type="contacts"} 1201`, `batch_chunk_write_duration_seconds_count{type="contacts"} 3`} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/httpapi"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
@@ -76,8 +77,12 @@ func Run(ctx context.Context, cfg Config) error {
 	if len(cfg.KafkaBrokers) > 0 {
 		relay = outbox.NewRelay(pool, cfg.KafkaBrokers, log)
 	}
-	parts := build(cfg, pool, relay, log)
 	reg := obs.NewRegistry()
+	metrics, err := app.NewMetrics(reg)
+	if err != nil {
+		return err
+	}
+	parts := build(cfg, pool, relay, metrics, log)
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, parts.app, pool, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))

@@ -32,7 +32,7 @@ type parts struct {
 
 // build wires the use cases, the writers of each batch type and the
 // workers. relay may be nil (no Kafka).
-func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, log *slog.Logger) parts {
+func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, metrics *app.Metrics, log *slog.Logger) parts {
 	tokens := cfg.Tokens
 	if tokens == nil {
 		tokens = identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
@@ -54,7 +54,7 @@ func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, log *slog.Logger
 		Store: st, Writers: writers, Campaigns: txns, PublicBaseURL: strings.TrimRight(cfg.PublicBaseURL, "/"),
 		Limits: app.Limits{SubmissionsPerMinute: cfg.SubmissionsPerMinute, InFlight: cfg.InFlight},
 		Wake:   func() { p.workers.Wake() }, WakeRelay: wakeRelay,
-		Retry: app.Backoff{Base: cfg.RetryBase, Max: 30 * time.Second}, Log: log,
+		Retry: app.Backoff{Base: cfg.RetryBase, Max: 30 * time.Second}, Metrics: metrics, Log: log,
 	})
 	p.workers = worker.New(worker.Options{
 		App: p.app, Store: st, Workers: cfg.Workers, Lease: cfg.Lease, PollInterval: cfg.PollInterval, Log: log,

@@ -74,8 +74,10 @@ type Deps struct {
 	WakeRelay func()
 	// Retry paces retries of a chunk after a transient failure.
 	Retry Backoff
-	Log   *slog.Logger
-	Now   func() time.Time
+	// Metrics may be nil.
+	Metrics *Metrics
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 // Backoff is the delay before retry attempt n (0-based).

@@ -85,6 +85,7 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 		BatchID: h.ID, Type: h.Type, Options: h.Options, FirstRowIndex: chunk.FirstRowIndex,
 		EmitEvents: !h.Options.SuppressWebhooks, Items: chunk.Items,
 	}
+	started := time.Now()
 	results, err := a.writeWithRetry(stop, work, w, h.TenantID, req)
 	if err != nil {
 		return err
@@ -93,6 +94,7 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 	if err != nil {
 		return err
 	}
+	a.d.Metrics.observeChunk(h.Type, time.Since(started), out.Succeeded, out.Failed)
 	return a.d.Store.Write(work, h.TenantID, func(tx *store.Tx) error {
 		if err := tx.HoldLease(work, l.Claim, l.Until()); err != nil {
 			return err
@@ -112,6 +114,7 @@ func (a *App) writeWithRetry(stop, work context.Context, w Writer, tenantID stri
 			return results, err
 		}
 		delay := a.d.Retry.Delay(attempt)
+		a.d.Metrics.retried(req.Type)
 		a.d.Log.Warn("batch chunk failed, retrying", "batch_id", req.BatchID, "tenant_id", tenantID,
 			"first_row_index", req.FirstRowIndex, "attempt", attempt+1, "retry_in", delay.String(), "err", err)
 		t := time.NewTimer(delay)
@@ -130,6 +133,7 @@ func (a *App) writeWithRetry(stop, work context.Context, w Writer, tenantID stri
 func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason string) error {
 	c := l.Claim
 	wakeRelay := false
+	var final batch.Header
 	err := a.d.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error {
 		h, err := tx.LockBatch(ctx, c.BatchID)
 		if err != nil {
@@ -148,16 +152,21 @@ func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason s
 		if h, err = tx.Finish(ctx, c.BatchID, status, why, a.now()); err != nil {
 			return err
 		}
+		final = h
 		if !h.Options.SuppressWebhooks {
 			return nil
 		}
 		wakeRelay = true
 		return a.addCompletedEvent(ctx, tx, h)
 	})
-	if err == nil && wakeRelay {
+	if err != nil {
+		return err
+	}
+	a.d.Metrics.finishedBatch(final.Type, final.Status)
+	if wakeRelay {
 		wake(a.d.WakeRelay)
 	}
-	return err
+	return nil
 }
 
 // ownerOf names the service that writes a batch type's records.
