@@ -1,0 +1,4 @@
+package store
+
+// LiveByExternalIDsSQL exposes the statement to the plan test.
+const LiveByExternalIDsSQL = liveByExternalIDsSQL
