@@ -36,7 +36,9 @@ func Normalize(input, region string) (string, error) {
 		return "", ErrUnparseable
 	}
 	if num, ok := nanpE164(input); ok {
-		if !phonenumbers.IsValidNumber(num) {
+		// A number valid in the US is valid: IsValidNumber would find the US
+		// first among the +1 regions and check it again there.
+		if !phonenumbers.IsValidNumberForRegion(num, "US") && !phonenumbers.IsValidNumber(num) {
 			return "", ErrInvalid
 		}
 		return input, nil
