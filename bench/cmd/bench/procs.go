@@ -62,6 +62,11 @@ func ownServices() []ownService {
 				"WEBHOOK_ENCRYPTION_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.WebhookEncryptionKey),
 				"WEBHOOK_ALLOW_CIDRS=127.0.0.0/8", "WEBHOOK_EXTRA_CA_FILE=" + b.env.CAFile}
 		}},
+		{"batch", "batch-svc", true, func(b *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
+				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
+				"PUBLIC_BASE_URL=" + publicURL(a)}
+		}},
 		{"gateway", "gateway", false, func(b *bench, a ownAddrs) []string {
 			return []string{"LISTEN_ADDR=" + a.http["gateway"], "ADMIN_ADDR=" + a.gatewayAdmin,
 				"TLS_CERT_FILE=" + b.env.CertFile, "TLS_KEY_FILE=" + b.env.KeyFile,
