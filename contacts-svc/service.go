@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/paylane/paylane/contacts-svc/internal/app"
 	"github.com/paylane/paylane/contacts-svc/internal/httpapi"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
@@ -31,6 +33,14 @@ const (
 	shutdownTimeout = 10 * time.Second
 	// cleanupInterval is how often expired idempotency keys are deleted.
 	cleanupInterval = time.Hour
+	// bodyLimit is the request body cap of the service's HTTP app. It is
+	// above libs/httpx's 1 MB default because a bulk-upsert chunk from
+	// batch-svc carries up to 500 items of a batch of up to 5 MB, so one
+	// legitimate chunk (long custom-field strings) can exceed 1 MB; a 413
+	// here would fail the whole batch. Public bodies keep their limits: the
+	// gateway caps them (1 MB, 5 MB for batch submissions) before they
+	// reach the service. Same as transactions-svc's httpapi.MaxBody.
+	bodyLimit = 6 << 20
 )
 
 // Migrate applies the migrations with the owner DSN and grants the app role
@@ -75,7 +85,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 
 	reg := obs.NewRegistry()
-	web := httpx.NewApp(log)
+	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	httpapi.Register(web, httpapi.Deps{
 		App:      app.New(store.New(pool, relay), optIns),

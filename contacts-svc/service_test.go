@@ -3,6 +3,7 @@ package contacts_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -214,5 +215,52 @@ func TestConfigFromEnv(t *testing.T) {
 				t.Errorf("%s=%s: %v, want an error naming it", name, value, err)
 			}
 		})
+	}
+}
+
+// TestBulkUpsertTakesAChunkAboveOneMegabyte sends the largest kind of
+// chunk batch-svc sends: 500 items of a 5 MB batch, here 1.4 MB of them
+// through long custom-field strings. The service's own body cap must take
+// it (the gateway's public caps apply before any request reaches it).
+func TestBulkUpsertTakesAChunkAboveOneMegabyte(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	defTok := svc.Token(t, tenantA, "api:create-contact-field-definition")
+	status, body := call(t, "POST", svc.BaseURL()+"/api/v1/contact-field-definitions", defTok,
+		`{"key":"notes","label":"Notes","type":"string"}`, nil)
+	if status != 201 {
+		t.Fatalf("definition = %d %s", status, body)
+	}
+	notes := strings.Repeat("n", 2800)
+	items := make([]string, 500)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"external_id":"big-%d","phone":"+1415555%04d","custom_fields":{"notes":%q}}`, i, 1000+i, notes)
+	}
+	chunk := `{"batch_id":"01HZX3K5Q8V9W2Y4Z6A7B8C9BB","on_duplicate":"update","first_row_index":0,"items":[` +
+		strings.Join(items, ",") + `]}`
+	if len(chunk) <= 1<<20 {
+		t.Fatalf("chunk is %d bytes, want above 1 MB", len(chunk))
+	}
+	status, body = call(t, "POST", svc.BaseURL()+"/internal/v1/contacts/bulk-upsert",
+		svc.Token(t, tenantA, "api:create-contact"), chunk, nil)
+	if status != 200 {
+		t.Fatalf("bulk-upsert of %d bytes = %d %.300s", len(chunk), status, body)
+	}
+	var got struct {
+		Data []struct {
+			RowIndex int    `json:"row_index"`
+			Action   string `json:"action"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Data) != 500 {
+		t.Fatalf("bulk-upsert answered %d rows, want 500", len(got.Data))
+	}
+	for i, r := range got.Data {
+		if r.RowIndex != i || r.Action != "created" {
+			t.Errorf("row %d = %+v, want row_index %d created", i, r, i)
+		}
 	}
 }
