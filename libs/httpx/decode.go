@@ -15,9 +15,14 @@ import (
 // Decode reads the JSON request body into dst strictly: an empty body is
 // read as {}; a body that is not valid JSON is 400 bad_request; valid JSON
 // that is not an object, an unknown field or a value of the wrong type is
-// 422 validation_failed naming the field.
+// 422 validation_failed naming the field. A body with a Content-Encoding is
+// 415 (CheckEncoding), and the body read is always the raw one, never the
+// one Fiber's Ctx.Body would inflate.
 func Decode(c *fiber.Ctx, dst any) error {
-	return decodeBody(c.Body(), dst)
+	if err := CheckEncoding(c); err != nil {
+		return err
+	}
+	return decodeBody(c.Request().Body(), dst)
 }
 
 func decodeBody(body []byte, dst any) error {
