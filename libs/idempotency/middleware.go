@@ -78,7 +78,7 @@ func guardRequest(c *fiber.Ctx, pool *pgxpool.Pool, o options, h fiber.Handler) 
 	ctx := c.UserContext()
 	req := Request{
 		TenantID: claims.TenantID, Key: strings.Clone(key),
-		Method: c.Method(), Path: strings.Clone(c.Path()), Body: c.Body(),
+		Method: c.Method(), Path: strings.Clone(c.Path()), Body: c.Request().Body(),
 		RequestID: reqid.From(ctx),
 	}
 	next := c.Next
