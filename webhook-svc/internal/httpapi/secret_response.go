@@ -42,7 +42,7 @@ func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (we
 	tenantID := tenant(c)
 	req := idempotency.Request{
 		TenantID: tenantID, Key: strings.Clone(key), Method: c.Method(), Path: strings.Clone(c.Path()),
-		Body: c.Body(), RequestID: reqid.From(ctx),
+		Body: c.Request().Body(), RequestID: reqid.From(ctx),
 	}
 	var (
 		full   []byte
