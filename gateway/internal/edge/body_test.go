@@ -49,6 +49,7 @@ func TestBodiesThatPass(t *testing.T) {
 		{"json that is not an object (the service answers 422)", req{method: http.MethodPost, path: "/api/v1/contacts", body: []byte(`[1,2]`), contentType: "application/json"}},
 		{"form post", req{method: http.MethodPost, path: "/webhooks/sms/inbound", body: []byte("Body=hi&From=x"), contentType: "application/x-www-form-urlencoded"}},
 		{"empty post", req{method: http.MethodPost, path: "/api/v1/contacts"}},
+		{"identity encoding", req{method: http.MethodPost, path: "/api/v1/contacts", body: []byte(`{"a":1}`), encoding: "identity"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

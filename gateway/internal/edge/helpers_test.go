@@ -107,6 +107,7 @@ type req struct {
 	auth         string // raw Authorization header when set
 	body         []byte
 	contentType  string
+	encoding     string // Content-Encoding when set
 	requestID    string
 }
 
@@ -127,6 +128,9 @@ func do(t *testing.T, base string, r req) response {
 	}
 	if r.contentType != "" {
 		hr.Header.Set("Content-Type", r.contentType)
+	}
+	if r.encoding != "" {
+		hr.Header.Set("Content-Encoding", r.encoding)
 	}
 	if r.requestID != "" {
 		hr.Header.Set("X-Request-Id", r.requestID)
