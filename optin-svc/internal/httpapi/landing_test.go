@@ -1,6 +1,9 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -231,5 +234,54 @@ func TestLandingPageWhenContactsAreDown(t *testing.T) {
 		map[string]any{"contact_phone_id": "01J00000000000000000000000", "reason": "manual"}); res.Status != http.StatusServiceUnavailable ||
 		res.ErrorCode() != "service_unavailable" || res.Header.Get("Retry-After") == "" {
 		t.Errorf("POST while contacts-svc is down = %d %s, want 503 service_unavailable", res.Status, res.Body)
+	}
+}
+
+// TestLandingPageRefusesCompressedForms: fasthttp gunzips a multipart form
+// with no cap on its inflated size when a handler reads a field, so a form
+// post with a Content-Encoding is refused (415) before any field is read,
+// even one that would otherwise sign up.
+func TestLandingPageRefusesCompressedForms(t *testing.T) {
+	t.Parallel()
+	env := testsvc.Start(t, testsvc.Options{})
+	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	code := env.NewCode(t, tenant, map[string]any{"name": "Counter"})
+	b := env.Browser()
+	page := b.Get(t, code.Path())
+	var cookie string
+	for _, c := range (&http.Response{Header: page.Header}).Cookies() {
+		cookie = c.Name + "=" + c.Value
+	}
+
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	for k, v := range map[string]string{"phone": "+14155550171", "consent": "yes", "_csrf": b.CSRF} {
+		if err := mw.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	zw := gzip.NewWriter(&body)
+	if _, err := zw.Write(form.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, env.BaseURL+code.Path(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Content-Encoding", "gzip")
+	req.Header.Set("Cookie", cookie)
+	if res := testsvc.Send(t, req); res.Status != http.StatusUnsupportedMediaType || res.ErrorCode() != "bad_request" {
+		t.Fatalf("POST = %d %s, want 415 bad_request", res.Status, res.Body)
+	}
+	if n := len(consents(t, env, env.Token(t, tenant, viewCodes), "")); n != 0 {
+		t.Errorf("the refused post made %d consents", n)
 	}
 }

@@ -86,7 +86,8 @@ func Register(r fiber.Router, d Deps) {
 	}
 	lp := &landing{app: d.App, secure: strings.HasPrefix(d.PublicBaseURL, "https://"), region: d.Region, log: log}
 	r.Get("/l/o/:code", lp.show)
-	r.Post("/l/o/:code", lp.submit)
+	// FormValue would inflate a gzip multipart post without bound.
+	r.Post("/l/o/:code", httpx.RefuseEncoded, lp.submit)
 
 	cb := &callbacks{app: d.App, authToken: d.SMSAuthToken, publicBaseURL: d.PublicBaseURL, log: log}
 	r.Post(app.StatusCallbackPath, cb.status)
