@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -42,9 +43,10 @@ func Register(r fiber.Router, d Deps) {
 	}
 	p := &Pages{app: d.App, signer: d.Signer, tpl: newTemplates(), log: log}
 	r.Get("/l/r/:id", p.show(txn.Receivable))
-	r.Post("/l/r/:id", p.submitPay)
+	// FormValue would inflate a gzip multipart post without bound.
+	r.Post("/l/r/:id", httpx.RefuseEncoded, p.submitPay)
 	r.Get("/l/p/:id", p.show(txn.Payable))
-	r.Post("/l/p/:id", p.submitPayout)
+	r.Post("/l/p/:id", httpx.RefuseEncoded, p.submitPayout)
 }
 
 // link is a verified request to a hosted page.
