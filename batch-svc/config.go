@@ -58,6 +58,12 @@ type Config struct {
 	// RetryBase is the first delay before a chunk is sent again after a
 	// transient failure; each later one doubles, up to 30 s (BATCH_RETRY_BASE, "1s").
 	RetryBase time.Duration
+	// RetryFor bounds the retries of a chunk's write: a downstream that
+	// fails transiently for this long counts as down and the batch ends
+	// failed, freeing the tenant's in-flight slot (BATCH_RETRY_FOR, "1h").
+	// Zero means DefaultRetryFor: configurations built in code before the
+	// bound existed (the devstack's) keep working.
+	RetryFor time.Duration
 	// SubmissionsPerMinute and InFlight are the tenant limits' defaults,
 	// for tenants without their own (BATCH_SUBMISSIONS_PER_MINUTE, 10;
 	// BATCHES_IN_FLIGHT, 2).
@@ -88,6 +94,7 @@ const (
 	DefaultLease                = 30 * time.Second
 	DefaultPollInterval         = time.Second
 	DefaultRetryBase            = time.Second
+	DefaultRetryFor             = time.Hour
 	DefaultSubmissionsPerMinute = 10
 	DefaultInFlight             = 2
 	serviceName                 = "batch-svc"
@@ -112,6 +119,7 @@ func ConfigFromEnv() (Config, error) {
 		Lease:                DefaultLease,
 		PollInterval:         DefaultPollInterval,
 		RetryBase:            DefaultRetryBase,
+		RetryFor:             DefaultRetryFor,
 		SubmissionsPerMinute: DefaultSubmissionsPerMinute,
 		InFlight:             DefaultInFlight,
 	}
@@ -123,7 +131,8 @@ func ConfigFromEnv() (Config, error) {
 	}
 	errs = append(errs, envInt("BATCH_WORKERS", &cfg.Workers), envInt("BATCH_SUBMISSIONS_PER_MINUTE", &cfg.SubmissionsPerMinute),
 		envInt("BATCHES_IN_FLIGHT", &cfg.InFlight), envDuration("BATCH_LEASE", &cfg.Lease),
-		envDuration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envDuration("BATCH_RETRY_BASE", &cfg.RetryBase))
+		envDuration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envDuration("BATCH_RETRY_BASE", &cfg.RetryBase),
+		envDuration("BATCH_RETRY_FOR", &cfg.RetryFor))
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		errs = appendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
@@ -153,6 +162,7 @@ func (c Config) Validate() error {
 	need(c.Lease >= time.Second, "BATCH_LEASE must be at least 1s")
 	need(c.PollInterval > 0, "BATCH_POLL_INTERVAL must be positive")
 	need(c.RetryBase > 0, "BATCH_RETRY_BASE must be positive")
+	need(c.RetryFor >= 0, "BATCH_RETRY_FOR must not be negative")
 	need(c.SubmissionsPerMinute >= 1, "BATCH_SUBMISSIONS_PER_MINUTE must be at least 1")
 	need(c.InFlight >= 1, "BATCHES_IN_FLIGHT must be at least 1")
 	return errors.Join(errs...)

@@ -54,7 +54,8 @@ func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, metrics *app.Met
 		Store: st, Writers: writers, Campaigns: txns, PublicBaseURL: strings.TrimRight(cfg.PublicBaseURL, "/"),
 		Limits: app.Limits{SubmissionsPerMinute: cfg.SubmissionsPerMinute, InFlight: cfg.InFlight},
 		Wake:   func() { p.workers.Wake() }, WakeRelay: wakeRelay,
-		Retry: app.Backoff{Base: cfg.RetryBase, Max: 30 * time.Second}, Metrics: metrics, Log: log,
+		Retry: app.Backoff{Base: cfg.RetryBase, Max: 30 * time.Second}, RetryFor: cfg.RetryFor,
+		Metrics: metrics, Log: log,
 	})
 	p.workers = worker.New(worker.Options{
 		App: p.app, Store: st, Workers: cfg.Workers, Lease: cfg.Lease, PollInterval: cfg.PollInterval, Log: log,

@@ -24,7 +24,9 @@ CREATE INDEX batches_list_idx ON batches (tenant_id, created_at DESC, id DESC);
 CREATE INDEX batches_in_flight_idx ON batches (tenant_id) WHERE status IN ('queued', 'processing');
 
 -- batch_chunks hold a batch's items as submitted, at most 500 per chunk
--- (items: a JSON array of the raw items, rows first_row_index onwards).
+-- (items: a JSON array of the raw items, rows first_row_index onwards),
+-- only while the batch is processed: the transaction that finishes the
+-- batch deletes them (customer data kept no longer than needed).
 -- A chunk is done once its results are recorded: the worker marks it in the
 -- transaction that records its row errors and advances the counters, so a
 -- resumed batch neither skips nor counts a chunk twice.

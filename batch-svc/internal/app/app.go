@@ -74,6 +74,10 @@ type Deps struct {
 	WakeRelay func()
 	// Retry paces retries of a chunk after a transient failure.
 	Retry Backoff
+	// RetryFor bounds the retries of one write: a downstream that fails
+	// transiently for this long counts as down and the batch ends failed
+	// (default 1 h).
+	RetryFor time.Duration
 	// Metrics may be nil.
 	Metrics *Metrics
 	Log     *slog.Logger
@@ -121,6 +125,9 @@ func New(d Deps) *App {
 	}
 	if d.Retry.Base <= 0 {
 		d.Retry = Backoff{Base: time.Second, Max: 30 * time.Second}
+	}
+	if d.RetryFor <= 0 {
+		d.RetryFor = time.Hour
 	}
 	return &App{d: d}
 }

@@ -56,11 +56,10 @@ func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 			return err
 		}
 		err := a.processChunk(stop, work, l, w, h, idx)
-		if errors.Is(err, batch.ErrRejected) {
-			a.d.Log.Warn("batch chunk rejected", "batch_id", c.BatchID, "tenant_id", c.TenantID, "chunk", idx, "err", err)
-			return a.finish(work, l, batch.Failed, fmt.Sprintf(
-				"The %s service refused rows %d to %d of the batch.", ownerOf(h.Type), idx*batch.ChunkSize,
-				min((idx+1)*batch.ChunkSize, h.TotalItems)-1))
+		if reason, ok := machineryFailure(err, h, idx); ok {
+			a.d.Log.Error("batch chunk failed for good, failing the batch", "batch_id", c.BatchID,
+				"tenant_id", c.TenantID, "chunk", idx, "err", err)
+			return a.finish(work, l, batch.Failed, reason)
 		}
 		if err != nil {
 			return err
@@ -69,8 +68,27 @@ func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 	return a.finish(work, l, "", "")
 }
 
+// machineryFailure returns the failure_reason of a chunk's error that ends
+// the batch failed: the downstream refused the chunk for good, or did not
+// answer within the retry bound. ok is false for any other error.
+func machineryFailure(err error, h batch.Header, idx int) (reason string, ok bool) {
+	first := idx * batch.ChunkSize
+	var down *unansweredError
+	switch {
+	case errors.As(err, &down):
+		return fmt.Sprintf("The %s service did not answer for %s; rows %d to %d may not have been written.",
+			ownerOf(h.Type), down.after, first, h.TotalItems-1), true
+	case errors.Is(err, batch.ErrRejected):
+		return fmt.Sprintf("The %s service refused rows %d to %d of the batch.",
+			ownerOf(h.Type), first, min(first+batch.ChunkSize, h.TotalItems)-1), true
+	}
+	return "", false
+}
+
 // processChunk sends chunk idx downstream (retrying transient failures
-// with backoff until it is answered or stop ends) and records its outcome.
+// with backoff until it is answered, stop ends or the retry bound passes;
+// splitting it when the downstream finds it too large) and records its
+// outcome.
 func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batch.Header, idx int) error {
 	var chunk batch.Chunk
 	err := a.d.Store.Read(work, h.TenantID, func(tx *store.Tx) error {
@@ -86,7 +104,7 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 		EmitEvents: !h.Options.SuppressWebhooks, Items: chunk.Items,
 	}
 	started := time.Now()
-	results, err := a.writeWithRetry(stop, work, w, h.TenantID, req)
+	results, err := a.writeRows(stop, work, w, h.TenantID, req)
 	if err != nil {
 		return err
 	}
@@ -104,32 +122,10 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 	})
 }
 
-// writeWithRetry calls the writer until it answers or fails for good;
-// transient failures (timeouts, 5xx, an open circuit breaker) wait and try
-// again, as long as stop lasts.
-func (a *App) writeWithRetry(stop, work context.Context, w Writer, tenantID string, req WriteRequest) ([]RowResult, error) {
-	for attempt := 0; ; attempt++ {
-		results, err := w.Write(work, tenantID, req)
-		if err == nil || !isTransient(err) {
-			return results, err
-		}
-		delay := a.d.Retry.Delay(attempt)
-		a.d.Metrics.retried(req.Type)
-		a.d.Log.Warn("batch chunk failed, retrying", "batch_id", req.BatchID, "tenant_id", tenantID,
-			"first_row_index", req.FirstRowIndex, "attempt", attempt+1, "retry_in", delay.String(), "err", err)
-		t := time.NewTimer(delay)
-		select {
-		case <-stop.Done():
-			t.Stop()
-			return nil, stop.Err()
-		case <-t.C:
-		}
-	}
-}
-
 // finish ends the batch: status (or, when empty, what its counters say),
 // with reason when failed; the summary event unless per-record webhooks
-// were asked for; and the batch leaves the queue.
+// were asked for; the batch leaves the queue; and its submitted items are
+// deleted (only the header and the row errors outlive processing).
 func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason string) error {
 	c := l.Claim
 	wakeRelay := false
@@ -150,6 +146,9 @@ func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason s
 			why = &reason
 		}
 		if h, err = tx.Finish(ctx, c.BatchID, status, why, a.now()); err != nil {
+			return err
+		}
+		if err := tx.DropChunks(ctx, c.BatchID); err != nil {
 			return err
 		}
 		final = h

@@ -146,6 +146,10 @@ var (
 	// ErrRejected: the downstream service refused a chunk for good (not a
 	// row error, not a transient failure).
 	ErrRejected = errors.New("batch: chunk rejected downstream")
+	// ErrTooLarge: the downstream service refused a request as too large
+	// (413). It comes wrapped with ErrRejected: a worker splits the chunk
+	// instead, down to single items.
+	ErrTooLarge = errors.New("batch: request too large for the downstream")
 )
 
 // ValidationError is a malformed envelope: messages per field.

@@ -60,15 +60,18 @@ func (c *Contacts) Write(ctx context.Context, tenantID string, req app.WriteRequ
 }
 
 // classify marks a refusal that retrying cannot change (a 4xx other than
-// 408, 409 and 429) as batch.ErrRejected; everything else (transport
-// errors, timeouts, 5xx, an open breaker, a conflict with a concurrent
-// write) stays transient.
+// 408, 409 and 429) as batch.ErrRejected, a 413 also as batch.ErrTooLarge
+// (the request, not the rows, was refused: smaller requests may pass);
+// everything else (transport errors, timeouts, 5xx, an open breaker, a
+// conflict with a concurrent write) stays transient.
 func classify(err error) error {
 	status := statusOf(err)
 	switch {
 	case status == 0, status >= 500, status == http.StatusRequestTimeout,
 		status == http.StatusConflict, status == http.StatusTooManyRequests:
 		return err
+	case status == http.StatusRequestEntityTooLarge:
+		return fmt.Errorf("%w: %w: %w", batch.ErrRejected, batch.ErrTooLarge, err)
 	case status >= 400:
 		return fmt.Errorf("%w: %w", batch.ErrRejected, err)
 	}

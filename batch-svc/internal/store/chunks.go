@@ -129,3 +129,14 @@ func (t *Tx) Finish(ctx context.Context, id string, status batch.Status, reason 
 	}
 	return h, nil
 }
+
+// DropChunks deletes the batch's chunks with their items (the submitted
+// names, phones, emails and custom fields): they exist to be processed, and
+// a finished batch keeps only its header and row errors. A worker that
+// lost its lease finds no chunk left to record.
+func (t *Tx) DropChunks(ctx context.Context, id string) error {
+	if _, err := t.tx.Exec(ctx, `DELETE FROM batch_chunks WHERE batch_id = $1`, id); err != nil {
+		return fmt.Errorf("deleting the chunks of batch %s: %w", id, err)
+	}
+	return nil
+}

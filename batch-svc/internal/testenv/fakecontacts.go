@@ -35,7 +35,8 @@ type rowResult struct {
 // of the batch follows on_duplicate; every row is recorded under (batch,
 // row index) and answered from the record when sent again, as the real
 // service does. Status, when set, answers every call with that status
-// instead.
+// instead; MaxBody, when set, answers 413 to a body above it before
+// reading it, as the real service's body cap does.
 type Contacts struct {
 	URL string
 
@@ -45,6 +46,8 @@ type Contacts struct {
 	writes  map[string]int       // batch id/row index → times written
 	ext     map[string]string    // batch id/external id → contact id
 	status  int
+	maxBody int
+	refused int
 	onWrite func(BulkCall)
 }
 
@@ -62,6 +65,21 @@ func (f *Contacts) SetStatus(status int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status = status
+}
+
+// SetMaxBody makes later calls with a body above n bytes answer 413
+// (0: no cap).
+func (f *Contacts) SetMaxBody(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.maxBody = n
+}
+
+// Refused returns how many calls were answered 413.
+func (f *Contacts) Refused() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refused
 }
 
 // OnWrite runs fn after a call's rows are recorded, before it answers.
@@ -92,6 +110,17 @@ func (f *Contacts) Writes(batchID string, rows int) []int {
 func (f *Contacts) serve(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/internal/v1/contacts/bulk-upsert" || r.Header.Get("Authorization") == "" {
 		http.NotFound(w, r)
+		return
+	}
+	f.mu.Lock()
+	tooLarge := f.maxBody > 0 && r.ContentLength > int64(f.maxBody)
+	if tooLarge {
+		f.refused++
+	}
+	f.mu.Unlock()
+	if tooLarge {
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		_, _ = w.Write([]byte(`{"error":{"code":"payload_too_large","message":"The request body is too large."}}`))
 		return
 	}
 	var call BulkCall
