@@ -83,7 +83,9 @@ type Request struct {
 func (f *Forwarder) Forward(c *fiber.Ctx, r Request) error {
 	req, resp := c.Request(), c.Response()
 	// Response headers the gateway set before forwarding survive the
-	// upstream's answer.
+	// upstream's answer, except a service's own X-RateLimit-* on its 429:
+	// the limit that refused is the one to report (batch-svc's per-tenant
+	// batch limits), not the token's, which still had room.
 	keptHeaders := [...]string{reqid.Header, "X-RateLimit-Limit", "X-RateLimit-Remaining"}
 	var kept [len(keptHeaders)][]byte
 	for i, h := range keptHeaders {
@@ -98,8 +100,9 @@ func (f *Forwarder) Forward(c *fiber.Ctx, r Request) error {
 	if err != nil {
 		resp.Reset()
 	}
+	ownLimit := err == nil && resp.StatusCode() == fiber.StatusTooManyRequests && len(resp.Header.Peek(keptHeaders[1])) > 0
 	for i, h := range keptHeaders {
-		if len(kept[i]) > 0 {
+		if len(kept[i]) > 0 && (i == 0 || !ownLimit) {
 			resp.Header.SetBytesV(h, kept[i])
 		}
 	}

@@ -213,3 +213,50 @@ func TestForwardToHTTPSUpstreamTrustsExtraRoots(t *testing.T) {
 		})
 	}
 }
+
+// TestForwardPassesAnUpstreamsOwnLimitOnIts429: a service that refuses with
+// 429 and its own X-RateLimit-* (batch-svc's per-tenant batch limits) is
+// answered with those, not with the token's limit the gateway had set; any
+// other answer keeps the gateway's.
+func TestForwardPassesAnUpstreamsOwnLimitOnIts429(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name                  string
+		status                int
+		upLimit               string
+		wantLimit, wantRemain string
+	}{
+		{"429 with its own limit", http.StatusTooManyRequests, "10", "10", "0"},
+		{"429 without", http.StatusTooManyRequests, "", "60", "59"},
+		{"202 with a limit", http.StatusAccepted, "10", "60", "59"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				if tc.upLimit != "" {
+					w.Header().Set("X-RateLimit-Limit", tc.upLimit)
+					w.Header().Set("X-RateLimit-Remaining", "0")
+				}
+				w.WriteHeader(tc.status)
+			}))
+			t.Cleanup(up.Close)
+			a := httpx.NewApp(nil, fiber.Config{})
+			fw := proxy.NewForwarder(proxy.Options{})
+			a.Use(func(c *fiber.Ctx) error {
+				c.Set("X-RateLimit-Limit", "60")
+				c.Set("X-RateLimit-Remaining", "59")
+				return fw.Forward(c, proxy.Request{Upstream: up.URL})
+			})
+			resp, err := a.Test(httptest.NewRequest(http.MethodPost, "/api/v1/contacts/batch", nil), -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.status || resp.Header.Get("X-RateLimit-Limit") != tc.wantLimit ||
+				resp.Header.Get("X-RateLimit-Remaining") != tc.wantRemain {
+				t.Errorf("status %d, X-RateLimit-Limit %q, Remaining %q; want %d, %q, %q", resp.StatusCode,
+					resp.Header.Get("X-RateLimit-Limit"), resp.Header.Get("X-RateLimit-Remaining"), tc.status, tc.wantLimit, tc.wantRemain)
+			}
+		})
+	}
+}
