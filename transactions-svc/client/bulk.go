@@ -48,8 +48,10 @@ type BulkCreateRequest struct {
 	// false. The SMS requests of created items are written either way.
 	EmitEvents bool `json:"emit_events,omitempty"`
 	// CampaignID assigns every created item to this campaign, without rule
-	// evaluation (it must be active, published and of the direction, else
-	// the whole call is a 422 naming campaign_id).
+	// evaluation. When it is no longer active, published and of the
+	// direction, every row that would create an item fails with an error on
+	// campaign_id (updates and skips go ahead); only an id that is not a
+	// valid identifier makes the whole call a 422 naming campaign_id.
 	CampaignID string `json:"campaign_id,omitempty"`
 	// AutoAssignCampaign evaluates the campaign rules per created item, as
 	// a single create does. Neither option: no campaign.
@@ -77,9 +79,10 @@ type BulkRowResult struct {
 // result per item, in order. Every row's outcome is recorded under
 // (BatchID, row index) in the transaction that writes it: rows already
 // recorded are answered from the record, so retrying or resuming a chunk
-// never writes a row twice. A bad item is a failed row, not an error; an
-// error is a refused chunk (an *Error: 422 for a bad envelope or campaign,
-// 403 without the ability) or transactions-svc unavailable.
+// never writes a row twice. A bad item, or a campaign that stopped being
+// assignable, is a failed row, not an error; an error is a refused chunk
+// (an *Error: 422 for a bad envelope, 403 without the ability) or
+// transactions-svc unavailable.
 //
 // The token is an internal token of the tenant with api:create-receivable
 // (receivables) or api:create-payable (payables). transactions-svc forwards

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -39,7 +40,9 @@ type BulkRequest struct {
 	EmitEvents bool
 	// CampaignID assigns every created item to this campaign without rule
 	// evaluation; AutoAssignCampaign evaluates the rules per created item;
-	// neither leaves created items without a campaign. CampaignID wins.
+	// neither leaves created items without a campaign. CampaignID wins. A
+	// CampaignID that is not an identifier refuses the chunk; one that names
+	// no assignable campaign fails every row that would create an item.
 	CampaignID         string
 	AutoAssignCampaign bool
 	Rows               []BulkRow
@@ -55,6 +58,12 @@ type BulkRequest struct {
 // Create does. Every outcome is recorded under (BatchID, row index) in the
 // same transaction: rows already recorded are answered from the record and
 // not written again. The results follow the order of req.Rows.
+//
+// A CampaignID that no longer names an assignable campaign (archived,
+// deactivated, deleted since batch-svc checked it at submit) is not the
+// chunk's error but its rows': each row that would create an item fails on
+// campaign_id, before its contact is asked for; updates and skips, which
+// the campaign does not touch, go ahead.
 func (a *App) BulkCreate(ctx context.Context, scope Scope, req BulkRequest) ([]txn.RowResult, error) {
 	if err := validBulk(req); err != nil {
 		return nil, err
@@ -97,6 +106,11 @@ func validBulk(req BulkRequest) error {
 	if !req.OnDuplicate.Valid() {
 		p.Add("on_duplicate", "The selected on_duplicate is invalid (update, skip or fail).")
 	}
+	if req.CampaignID != "" && !ids.Valid(req.CampaignID) {
+		// batch-svc's submit check refuses such an id, so only a broken
+		// caller sends one: no state change could have made it so.
+		p.Add("campaign_id", "The campaign_id must be a valid identifier.")
+	}
 	if len(req.Rows) == 0 || len(req.Rows) > MaxBulkRows {
 		p.Add("items", fmt.Sprintf("The items field must have between 1 and %d items.", MaxBulkRows))
 	}
@@ -119,11 +133,15 @@ type bulkEnv struct {
 	// campaigns auto-assignment evaluates, in order.
 	direct     *campaign.Campaign
 	candidates []campaign.Campaign
+	// unassignable: options.campaign_id names no campaign an item of the
+	// direction may join, so rows that would create fail on campaign_id.
+	unassignable bool
 }
 
 // loadEnv reads the tenant's field definitions and the chunk's campaigns.
 // A campaign_id that names no active published campaign of the direction
-// refuses the whole chunk (campaign.ErrNotAssignable, 422 campaign_id).
+// sets unassignable rather than refusing the chunk: batch-svc would end
+// the batch failed, and the spec keeps failed for its machinery.
 func (a *App) loadEnv(ctx context.Context, tx *store.Tx, scope Scope, req BulkRequest) (bulkEnv, error) {
 	defs, err := tx.AllDefinitions(ctx)
 	if err != nil {
@@ -133,10 +151,14 @@ func (a *App) loadEnv(ctx context.Context, tx *store.Tx, scope Scope, req BulkRe
 	switch {
 	case req.CampaignID != "":
 		c, err := assignableCampaign(ctx, tx, req.CampaignID, req.Direction)
-		if err != nil {
+		switch {
+		case errors.Is(err, campaign.ErrNotAssignable):
+			env.unassignable = true
+		case err != nil:
 			return bulkEnv{}, err
+		default:
+			env.direct = &c
 		}
-		env.direct = &c
 	case req.AutoAssignCampaign:
 		if env.candidates, err = tx.AssignableCampaigns(ctx, req.Direction); err != nil {
 			return bulkEnv{}, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/internal/verr"
 )
@@ -39,6 +40,9 @@ type plan struct {
 	touched    []*target             // in the order first touched
 	results    []txn.RowResult       // of the rows decided
 	need       []validRow            // rows that create but have no contact answer yet
+	// noCampaign fails the rows that would create: options.campaign_id
+	// names no campaign they may join.
+	noCampaign bool
 }
 
 // settle decides the rows. A row that creates needs its contact, and which
@@ -51,7 +55,7 @@ func (a *App) settle(ctx context.Context, scope Scope, req BulkRequest, env bulk
 	contacts := map[int]contactAnswer{}
 	for {
 		p := &plan{d: req.Direction, policy: req.OnDuplicate, rules: env.rules, now: env.rules.Now,
-			existing: existing, contacts: contacts, byExternal: map[string]*target{}}
+			existing: existing, contacts: contacts, byExternal: map[string]*target{}, noCampaign: env.unassignable}
 		for _, r := range rows {
 			p.results = append(p.results, p.decide(r))
 		}
@@ -84,6 +88,11 @@ func (p *plan) decide(r validRow) txn.RowResult {
 			return failedRow(res, map[string][]string{"external_id": {txn.MsgExternalIDTaken}})
 		}
 		return p.update(res, t, r)
+	}
+	if p.noCampaign {
+		// Before the contact is asked for, so none is created for a row
+		// that cannot be written; the external id stays free for later rows.
+		return failedRow(res, map[string][]string{"campaign_id": {campaign.MsgNotAssignable}})
 	}
 	ans, ok := p.contacts[r.index]
 	if !ok {

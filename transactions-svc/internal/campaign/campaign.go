@@ -41,6 +41,10 @@ var (
 	ErrAlreadyAssigned = errors.New("campaign: transaction already assigned")
 )
 
+// MsgNotAssignable is the client's message for ErrNotAssignable, on the
+// field campaign_id: a 422 of an assignment, or a batch row's error.
+const MsgNotAssignable = "The selected campaign_id is invalid: the campaign must be active, published and of the transaction's direction."
+
 // Step is a follow-up SMS sent DelayHours after the previous SMS of the
 // transaction, while it stays pending.
 type Step struct {

@@ -36,7 +36,7 @@ func apiError(err error) error {
 		return apierr.New(http.StatusConflict, apierr.CodeAlreadyAssigned,
 			"The transaction is already assigned to a campaign; send reassign true to change it.")
 	case errors.Is(err, campaign.ErrNotAssignable):
-		return apierr.Field("campaign_id", "The selected campaign_id is invalid: the campaign must be active, published and of the transaction's direction.")
+		return apierr.Field("campaign_id", campaign.MsgNotAssignable)
 	case errors.Is(err, fielddef.ErrKeyTaken):
 		return apierr.Field("key", "The key has already been taken.")
 	case errors.Is(err, app.ErrUnavailable):
