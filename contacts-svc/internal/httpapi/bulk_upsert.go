@@ -1,11 +1,8 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -51,31 +48,10 @@ func (h *Handlers) bulkUpsert(c *fiber.Ctx) error {
 	return httpx.Data(c, http.StatusOK, wire.NewRowResults(results))
 }
 
-// decodeItem reads one item as strictly as httpx.Decode reads a body, but
-// reports problems per field for the row instead of failing the request.
+// decodeItem reads one item strictly (httpx.DecodeItem) and reports its
+// problems for the row instead of failing the request.
 func decodeItem(raw json.RawMessage) (contactBody, map[string][]string) {
 	var item contactBody
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return item, map[string][]string{"item": {"The item must be a JSON object."}}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&item)
-	if err == nil {
-		return item, nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		kind := "a string"
-		if strings.HasPrefix(te.Field, "custom_fields") {
-			kind = "an object"
-		}
-		return item, map[string][]string{te.Field: {"The " + te.Field + " field must be " + kind + "."}}
-	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f = strings.Trim(f, `"`)
-		return item, map[string][]string{f: {"The " + f + " field is not allowed."}}
-	}
-	return item, map[string][]string{"item": {"The item contains an invalid value."}}
+	problems := httpx.DecodeItem(raw, &item)
+	return item, problems
 }

@@ -1,12 +1,8 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"reflect"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -101,54 +97,14 @@ type rowResult struct {
 	Errors   map[string][]string `json:"errors,omitempty"`
 }
 
-// decodeItem reads one item as strictly as httpx.Decode reads a body, with
-// the same messages, but reports problems per field for the row instead of
-// failing the request.
+// decodeItem reads one item strictly (httpx.DecodeItem); an item with
+// problems is left empty.
 func decodeItem(raw json.RawMessage) (bulkItemBody, map[string][]string) {
 	var item bulkItemBody
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return item, map[string][]string{"item": {"The item must be a JSON object."}}
+	if problems := httpx.DecodeItem(raw, &item); problems != nil {
+		return bulkItemBody{}, problems
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&item)
-	if err == nil {
-		return item, nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return bulkItemBody{}, map[string][]string{te.Field: {"The " + te.Field + " field must be " + jsonKind(te.Type) + "."}}
-	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f = strings.Trim(f, `"`)
-		return bulkItemBody{}, map[string][]string{f: {"The " + f + " field is not allowed."}}
-	}
-	return bulkItemBody{}, map[string][]string{"item": {"The item contains an invalid value."}}
-}
-
-// jsonKind names the JSON type a Go type expects, with its article (as
-// httpx names it for whole bodies).
-func jsonKind(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return "a valid value"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return "an integer"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "a valid value"
+	return item, nil
 }
 
 func deref(s *string) string {
