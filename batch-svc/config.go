@@ -2,18 +2,16 @@ package batchsvc
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/peers"
 	"github.com/paylane/paylane/libs/discovery"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -104,12 +102,12 @@ const (
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:             envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:         envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:             envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:         envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:          os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL:   os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:           DefaultDBMaxConns,
-		KafkaBrokers:         splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:         envconf.List(os.Getenv("KAFKA_BROKERS")),
 		IdentityURL:          peerURL("identity-svc"),
 		ServiceSecret:        os.Getenv("SERVICE_SECRET"),
 		ContactsURL:          peerURL("contacts-svc"),
@@ -126,16 +124,16 @@ func ConfigFromEnv() (Config, error) {
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)
-		errs = appendErr(errs, "DB_MAX_CONNS", err)
+		errs = envconf.AppendErr(errs, "DB_MAX_CONNS", err)
 		cfg.DBMaxConns = int32(n)
 	}
-	errs = append(errs, envInt("BATCH_WORKERS", &cfg.Workers), envInt("BATCH_SUBMISSIONS_PER_MINUTE", &cfg.SubmissionsPerMinute),
-		envInt("BATCHES_IN_FLIGHT", &cfg.InFlight), envDuration("BATCH_LEASE", &cfg.Lease),
-		envDuration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envDuration("BATCH_RETRY_BASE", &cfg.RetryBase),
-		envDuration("BATCH_RETRY_FOR", &cfg.RetryFor))
+	errs = append(errs, envconf.Int("BATCH_WORKERS", &cfg.Workers), envconf.Int("BATCH_SUBMISSIONS_PER_MINUTE", &cfg.SubmissionsPerMinute),
+		envconf.Int("BATCHES_IN_FLIGHT", &cfg.InFlight), envconf.Duration("BATCH_LEASE", &cfg.Lease),
+		envconf.Duration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envconf.Duration("BATCH_RETRY_BASE", &cfg.RetryBase),
+		envconf.Duration("BATCH_RETRY_FOR", &cfg.RetryFor))
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		errs = appendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
+		errs = envconf.AppendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
 	}
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
@@ -153,11 +151,11 @@ func (c Config) Validate() error {
 	need(c.InternalAddr != "", "INTERNAL_ADDR is required")
 	need(c.DatabaseURL != "", "DATABASE_URL is required")
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
-	need(isHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
-	need(isHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
-	need(c.TransactionsURL == "" || isHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
+	need(envconf.IsHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
+	need(envconf.IsHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
+	need(c.TransactionsURL == "" || envconf.IsHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
 	need(c.Tokens != nil || c.ServiceSecret != "", "SERVICE_SECRET is required (the workers' service tokens at identity-svc)")
-	need(c.PublicBaseURL == "" || isHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be an http(s) URL")
+	need(c.PublicBaseURL == "" || envconf.IsHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be an http(s) URL")
 	need(c.Workers >= 1, "BATCH_WORKERS must be at least 1")
 	need(c.Lease >= time.Second, "BATCH_LEASE must be at least 1s")
 	need(c.PollInterval > 0, "BATCH_POLL_INTERVAL must be positive")
@@ -171,60 +169,5 @@ func (c Config) Validate() error {
 // peerURL is the base URL of a service batch-svc calls: its environment
 // variable (libs/discovery's name for it), else its Kubernetes Service.
 func peerURL(service string) string {
-	return envOr(discovery.EnvVar(service), discovery.DefaultURL(service))
-}
-
-func isHTTPURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-func envInt(key string, dst *int) error {
-	v := os.Getenv(key)
-	if v == "" {
-		return nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	*dst = n
-	return nil
-}
-
-func envDuration(key string, dst *time.Duration) error {
-	v := os.Getenv(key)
-	if v == "" {
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	*dst = d
-	return nil
-}
-
-func appendErr(errs []error, what string, err error) []error {
-	if err != nil {
-		return append(errs, fmt.Errorf("%s: %w", what, err))
-	}
-	return errs
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
+	return envconf.Or(discovery.EnvVar(service), discovery.DefaultURL(service))
 }
