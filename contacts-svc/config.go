@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -88,15 +89,15 @@ var regionPattern = regexp.MustCompile(`^[A-Z]{2}$`)
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:        os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
 		OptInURL:           os.Getenv("OPTIN_URL"),
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
-		DefaultRegion:      strings.ToUpper(envOr("DEFAULT_REGION", DefaultRegion)),
+		DefaultRegion:      strings.ToUpper(envconf.Or("DEFAULT_REGION", DefaultRegion)),
 		OptInCacheTTL:      DefaultOptInCacheTTL,
 		OptInCacheSize:     DefaultOptInCacheSize,
 	}
@@ -164,23 +165,6 @@ func (c Config) Validate() error {
 
 // jwksURL is where identity-svc publishes the keys of internal tokens.
 func (c Config) jwksURL() string { return strings.TrimRight(c.IdentityURL, "/") + jwksPath }
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // optIns is where a single contact read gets its opt-in standing, and the
 // cache in front of optin-svc when there is one (nil otherwise).
