@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/discovery"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -78,12 +79,12 @@ const (
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:        os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
 		AdminToken:         os.Getenv("ADMIN_TOKEN"),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 		InternalTokenTTL:   DefaultInternalTokenTTL,
@@ -153,21 +154,4 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("INTERNAL_TOKEN_TTL must be positive and at most %s", maxInternalTokenTTL))
 	}
 	return errors.Join(errs...)
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
