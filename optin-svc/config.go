@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 )
@@ -117,26 +116,26 @@ var (
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:        os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 		ContactsURL:        os.Getenv("CONTACTS_URL"),
 		AdminToken:         os.Getenv("ADMIN_TOKEN"),
 		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
-		DefaultRegion:      envOr("DEFAULT_REGION", DefaultRegion),
-		SMSProvider:        envOr("SMS_PROVIDER", ProviderSink),
+		DefaultRegion:      envconf.Or("DEFAULT_REGION", DefaultRegion),
+		SMSProvider:        envconf.Or("SMS_PROVIDER", ProviderSink),
 		TwilioAccountSID:   os.Getenv("TWILIO_ACCOUNT_SID"),
 		TwilioAuthToken:    os.Getenv("TWILIO_AUTH_TOKEN"),
-		TwilioBaseURL:      envOr("TWILIO_BASE_URL", DefaultTwilioBaseURL),
+		TwilioBaseURL:      envconf.Or("TWILIO_BASE_URL", DefaultTwilioBaseURL),
 		SMSDefaultFrom:     os.Getenv("SMS_DEFAULT_FROM"),
 		SMSDefaultTenant:   os.Getenv("SMS_DEFAULT_TENANT"),
 		// Twilio signs its callbacks with the account's auth token.
-		SMSAuthToken:     envOr("SMS_AUTH_TOKEN", os.Getenv("TWILIO_AUTH_TOKEN")),
+		SMSAuthToken:     envconf.Or("SMS_AUTH_TOKEN", os.Getenv("TWILIO_AUTH_TOKEN")),
 		SendMaxAttempts:  DefaultSendMaxAttempts,
 		SendRetryBase:    DefaultSendRetryBase,
 		SendPollInterval: DefaultSendPollInterval,
@@ -156,8 +155,8 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.SendMaxAttempts = n
 	}
-	errs = append(errs, envDuration("SMS_SEND_RETRY_BASE", &cfg.SendRetryBase),
-		envDuration("SMS_SEND_POLL_INTERVAL", &cfg.SendPollInterval))
+	errs = append(errs, envconf.Duration("SMS_SEND_RETRY_BASE", &cfg.SendRetryBase),
+		envconf.Duration("SMS_SEND_POLL_INTERVAL", &cfg.SendPollInterval))
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {
@@ -180,12 +179,12 @@ func (c Config) Validate() error {
 	need(c.InternalAddr != "", "INTERNAL_ADDR is required")
 	need(c.DatabaseURL != "", "DATABASE_URL is required")
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
-	need(isHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
-	need(c.Contacts != nil || isHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
+	need(envconf.IsHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
+	need(c.Contacts != nil || envconf.IsHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
 	need(c.ServiceSecret != "", "SERVICE_SECRET is required (service tokens and tenant reads at identity-svc)")
 	need(c.AdminToken != "", "ADMIN_TOKEN is required")
 	need(c.SMSAuthToken != "", "SMS_AUTH_TOKEN is required (it verifies the SMS provider's callbacks)")
-	need(isHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be the http(s) URL of the public host")
+	need(envconf.IsHTTPURL(c.PublicBaseURL), "PUBLIC_BASE_URL must be the http(s) URL of the public host")
 	need(regionPattern.MatchString(c.DefaultRegion), "DEFAULT_REGION must be an ISO 3166-1 alpha-2 code such as US")
 	need(c.SMSDefaultFrom == "" || e164Pattern.MatchString(c.SMSDefaultFrom), "SMS_DEFAULT_FROM must be an E.164 number")
 	need(c.SendMaxAttempts >= 1, "SMS_SEND_MAX_ATTEMPTS must be at least 1")
@@ -199,44 +198,9 @@ func (c Config) Validate() error {
 		// Any other key refuses every callback: STOP replies would be lost.
 		need(c.SMSAuthToken == "" || c.SMSAuthToken == c.TwilioAuthToken,
 			"SMS_AUTH_TOKEN must equal TWILIO_AUTH_TOKEN with SMS_PROVIDER=twilio (Twilio signs its callbacks with it); leave it unset")
-		need(isHTTPURL(c.TwilioBaseURL), "TWILIO_BASE_URL must be an http(s) URL")
+		need(envconf.IsHTTPURL(c.TwilioBaseURL), "TWILIO_BASE_URL must be an http(s) URL")
 	default:
 		errs = append(errs, fmt.Errorf("SMS_PROVIDER must be %s or %s", ProviderSink, ProviderTwilio))
 	}
 	return errors.Join(errs...)
-}
-
-func isHTTPURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-func envDuration(key string, dst *time.Duration) error {
-	v := os.Getenv(key)
-	if v == "" {
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	*dst = d
-	return nil
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
