@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -76,12 +76,12 @@ const (
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:           envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:        os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
 		ContactsURL:        os.Getenv("CONTACTS_URL"),
 		ContactsTimeout:    DefaultContactsTimeout,
@@ -103,7 +103,7 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.LinkKey = key
 	}
-	errs = append(errs, duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval))
+	errs = append(errs, envconf.Duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), envconf.Duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval))
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {
@@ -112,19 +112,6 @@ func ConfigFromEnv() (Config, error) {
 	}
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
-}
-
-func duration(key string, dst *time.Duration) error {
-	v := os.Getenv(key)
-	if v == "" {
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	*dst = d
-	return nil
 }
 
 // Validate reports every problem of the configuration at once.
@@ -142,7 +129,7 @@ func (c Config) Validate() error {
 	if len(c.LinkKey) < minLinkKey {
 		errs = append(errs, fmt.Errorf("LINK_KEY must be the base64 of at least %d random bytes", minLinkKey))
 	}
-	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if !envconf.IsHTTPURL(c.PublicBaseURL) {
 		errs = append(errs, errors.New("PUBLIC_BASE_URL must be an absolute http(s) URL"))
 	}
 	if c.ContactsTimeout <= 0 || c.SchedulerInterval <= 0 {
@@ -153,20 +140,3 @@ func (c Config) Validate() error {
 
 // jwksURL is identity-svc's key set.
 func (c Config) jwksURL() string { return strings.TrimRight(c.IdentityURL, "/") + "/internal/v1/jwks" }
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
