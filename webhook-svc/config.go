@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
 	"github.com/paylane/paylane/webhook-svc/internal/sealer"
@@ -86,12 +87,12 @@ const (
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
 	cfg := Config{
-		HTTPAddr:            envOr("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:        envOr("INTERNAL_ADDR", DefaultInternalAddr),
+		HTTPAddr:            envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
+		InternalAddr:        envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		DatabaseURL:         os.Getenv("DATABASE_URL"),
 		MigrateDatabaseURL:  os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:          DefaultDBMaxConns,
-		KafkaBrokers:        splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:        envconf.List(os.Getenv("KAFKA_BROKERS")),
 		IdentityURL:         os.Getenv("IDENTITY_URL"),
 		ExtraCAFile:         os.Getenv("WEBHOOK_EXTRA_CA_FILE"),
 		DispatchConcurrency: DefaultDispatchConcurrency,
@@ -101,35 +102,35 @@ func ConfigFromEnv() (Config, error) {
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)
-		errs = appendErr(errs, "DB_MAX_CONNS", err)
+		errs = envconf.AppendErr(errs, "DB_MAX_CONNS", err)
 		cfg.DBMaxConns = int32(n)
 	}
 	if v := os.Getenv("WEBHOOK_ENCRYPTION_KEY"); v != "" {
 		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
-		errs = appendErr(errs, "WEBHOOK_ENCRYPTION_KEY is not base64", err)
+		errs = envconf.AppendErr(errs, "WEBHOOK_ENCRYPTION_KEY is not base64", err)
 		cfg.EncryptionKey = key
 	}
 	allow, err := netguard.ParseAllow(os.Getenv("WEBHOOK_ALLOW_CIDRS"))
-	errs = appendErr(errs, "WEBHOOK_ALLOW_CIDRS", err)
+	errs = envconf.AppendErr(errs, "WEBHOOK_ALLOW_CIDRS", err)
 	cfg.AllowCIDRs = allow
 	if v := os.Getenv("WEBHOOK_DISPATCH_CONCURRENCY"); v != "" {
 		n, err := strconv.Atoi(v)
-		errs = appendErr(errs, "WEBHOOK_DISPATCH_CONCURRENCY", err)
+		errs = envconf.AppendErr(errs, "WEBHOOK_DISPATCH_CONCURRENCY", err)
 		cfg.DispatchConcurrency = n
 	}
 	if v := os.Getenv("WEBHOOK_CONSUMERS"); v != "" {
 		n, err := strconv.Atoi(v)
-		errs = appendErr(errs, "WEBHOOK_CONSUMERS", err)
+		errs = envconf.AppendErr(errs, "WEBHOOK_CONSUMERS", err)
 		cfg.Consumers = n
 	}
 	if v := os.Getenv("WEBHOOK_POLL_INTERVAL"); v != "" {
 		d, err := time.ParseDuration(v)
-		errs = appendErr(errs, "WEBHOOK_POLL_INTERVAL", err)
+		errs = envconf.AppendErr(errs, "WEBHOOK_POLL_INTERVAL", err)
 		cfg.PollInterval = d
 	}
 	level := slog.LevelInfo
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		errs = appendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
+		errs = envconf.AppendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
 	}
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
@@ -166,28 +167,4 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("WEBHOOK_POLL_INTERVAL must be positive"))
 	}
 	return errors.Join(errs...)
-}
-
-func appendErr(errs []error, what string, err error) []error {
-	if err != nil {
-		return append(errs, fmt.Errorf("%s: %w", what, err))
-	}
-	return errs
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if p := strings.TrimSpace(part); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
