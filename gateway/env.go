@@ -6,9 +6,9 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
 )
 
@@ -17,9 +17,9 @@ import (
 func ConfigFromEnv() (Config, error) {
 	e := envReader{}
 	cfg := Config{
-		ListenAddr:       e.str("LISTEN_ADDR", DefaultListenAddr),
-		AdminAddr:        e.str("ADMIN_ADDR", DefaultAdminAddr),
-		InternalAddr:     e.str("INTERNAL_ADDR", DefaultInternalAddr),
+		ListenAddr:       envconf.Or("LISTEN_ADDR", DefaultListenAddr),
+		AdminAddr:        envconf.Or("ADMIN_ADDR", DefaultAdminAddr),
+		InternalAddr:     envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
 		TLSCertFile:      os.Getenv("TLS_CERT_FILE"),
 		TLSKeyFile:       os.Getenv("TLS_KEY_FILE"),
 		IdentityURL:      os.Getenv("IDENTITY_URL"),
@@ -27,7 +27,7 @@ func ConfigFromEnv() (Config, error) {
 		AdminRoutes:      e.routes("ADMIN_ROUTES"),
 		AdminToken:       os.Getenv("ADMIN_TOKEN"),
 		RedisURL:         os.Getenv("REDIS_URL"),
-		KafkaBrokers:     splitList(os.Getenv("KAFKA_BROKERS")),
+		KafkaBrokers:     envconf.List(os.Getenv("KAFKA_BROKERS")),
 		TokenPerMinute:   e.integer("RATE_LIMIT_TOKEN_PER_MINUTE", DefaultTokenPerMinute),
 		IPPerMinute:      e.integer("RATE_LIMIT_IP_PER_MINUTE", DefaultIPPerMinute),
 		WebhookPerMinute: e.integer("RATE_LIMIT_WEBHOOK_PER_MINUTE", DefaultWebhookPerMinute),
@@ -49,13 +49,6 @@ func ConfigFromEnv() (Config, error) {
 
 // envReader reads typed variables and collects the parse errors.
 type envReader struct{ errs []error }
-
-func (e *envReader) str(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
 
 func (e *envReader) integer(name string, def int) int {
 	v := os.Getenv(name)
@@ -99,15 +92,4 @@ func (e *envReader) level(name string) slog.Level {
 		e.errs = append(e.errs, fmt.Errorf("%s=%q: want debug, info, warn or error", name, v))
 	}
 	return l
-}
-
-// splitList splits a comma-separated list, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
