@@ -49,6 +49,8 @@ func TestSubmitValidatesTheEnvelope(t *testing.T) {
 		{"bad on_duplicate", "/api/v1/contacts/batch", `{"items":[{}],"options":{"on_duplicate":"merge"}}`, 422, "validation_failed", "options.on_duplicate"},
 		{"option of the wrong type", "/api/v1/contacts/batch", `{"items":[{}],"options":{"suppress_webhooks":"no"}}`, 422, "validation_failed", "options.suppress_webhooks"},
 		{"unknown field", "/api/v1/contacts/batch", `{"items":[{}],"mode":"x"}`, 422, "validation_failed", "mode"},
+		{"bad option and no items: the items", "/api/v1/contacts/batch", `{"items":[],"options":{"dry_run":true}}`, 422, "validation_failed", "items"},
+		{"bad option and no items: the option", "/api/v1/contacts/batch", `{"items":[],"options":{"dry_run":true}}`, 422, "validation_failed", "options.dry_run"},
 		{"not JSON", "/api/v1/contacts/batch", `{"items":`, 400, "bad_request", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ func (h *Handlers) submit(t batch.Type) fiber.Handler {
 		}
 		opts, err := decodeOptions(body.Options)
 		if err != nil {
-			return err
+			return withItemProblems(err, t, body.Items)
 		}
 		claims := authz.ClaimsFrom(c)
 		caller := app.Caller{
@@ -87,4 +87,26 @@ func decodeOptions(raw json.RawMessage) (*batch.OptionsInput, error) {
 func bearer(c *fiber.Ctx) string {
 	tok, _ := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
 	return tok
+}
+
+// withItemProblems adds the items' envelope problems to an options error,
+// so one 422 names everything wrong with the envelope.
+func withItemProblems(optionsErr error, t batch.Type, items []json.RawMessage) error {
+	var ae *apierr.Error
+	var ve *batch.ValidationError
+	if !errors.As(optionsErr, &ae) || ae.Code != apierr.CodeValidationFailed {
+		return optionsErr
+	}
+	fields, ok := ae.Details.(map[string][]string)
+	if _, err := batch.Validate(t, batch.Envelope{Items: items}); !ok || !errors.As(err, &ve) {
+		return optionsErr
+	}
+	merged := make(map[string][]string, len(fields)+len(ve.Fields))
+	for f, msgs := range ve.Fields {
+		merged[f] = msgs
+	}
+	for f, msgs := range fields {
+		merged[f] = append(merged[f], msgs...)
+	}
+	return apierr.Validation(merged)
 }
