@@ -11,6 +11,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/libs/tenancy"
 )
@@ -69,6 +70,11 @@ func guardRequest(c *fiber.Ctx, pool *pgxpool.Pool, o options, h fiber.Handler) 
 		return c.Next()
 	}
 	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	// A compressed body is refused before the key is used: its 415 must not
+	// be stored under the key (httpx.Decode would refuse it inside).
+	if err := httpx.CheckEncoding(c); err != nil {
 		return err
 	}
 	claims := authz.ClaimsFrom(c)

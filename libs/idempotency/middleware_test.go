@@ -2,6 +2,8 @@ package idempotency_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -307,4 +309,33 @@ func TestCleanupDeletesOnlyExpiredKeys(t *testing.T) {
 			t.Errorf("tenant %s keeps %d keys, want 1", tenant, k)
 		}
 	}
+}
+
+// TestCompressedBodyIsRefusedBeforeTheKey: a body with a Content-Encoding is
+// refused (415) before the key is used, so the same key then serves the
+// plain request instead of replaying the refusal or conflicting with it.
+func TestCompressedBodyIsRefusedBeforeTheKey(t *testing.T) {
+	t.Parallel()
+	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
+		e := newEnv(t)
+		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader("\x1f\x8b not really gzip"))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Encoding", "gzip")
+		req.Header.Set("Authorization", "Bearer "+e.tokens[tenantA])
+		req.Header.Set(idempotency.HeaderKey, "key-gz")
+		resp, err := e.app.Test(req, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnsupportedMediaType {
+			t.Fatalf("compressed body: status %d, want 415", resp.StatusCode)
+		}
+		if k := e.keys(t, tenantA); k != 0 {
+			t.Fatalf("keys = %d after the refusal, want 0", k)
+		}
+		if r := e.post(t, tenantA, "key-gz", `{"name":"a"}`); r.status != 201 || r.header.Get(idempotency.HeaderReplayed) != "" {
+			t.Errorf("plain request with the same key: %d replayed=%q %s", r.status, r.header.Get(idempotency.HeaderReplayed), r.body)
+		}
+	})
 }
