@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"time"
 
+	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
@@ -55,6 +56,9 @@ type service struct {
 	routes []string
 	// adminRoutes are /admin/v1 prefixes the gateway's admin listener forwards.
 	adminRoutes []string
+	// noDatabase marks a service that owns no data (ai-gateway): the
+	// devstack creates no database or roles for it.
+	noDatabase bool
 	// run runs the service until ctx is done, calling ready with its bound
 	// HTTP address once it listens.
 	run func(ctx context.Context, d deps, ready func(httpAddr string)) error
@@ -74,6 +78,7 @@ func services() []service {
 		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook},
 		{name: "batch", stage: 1, run: runBatch,
 			routes: []string{"/api/v1/contacts/batch", "/api/v1/receivables/batch", "/api/v1/payables/batch", "/api/v1/batches"}},
+		{name: "ai-gateway", stage: 1, noDatabase: true, routes: []string{"/api/v1/gateway"}, run: runAIGateway},
 	}
 }
 
@@ -156,6 +161,19 @@ func runBatch(ctx context.Context, d deps, ready func(string)) error {
 		InFlight:             batchsvc.DefaultInFlight,
 		Logger:               d.logger,
 		Ready:                func(a batchsvc.Addrs) { ready(a.HTTP) },
+	})
+}
+
+func runAIGateway(ctx context.Context, d deps, ready func(string)) error {
+	return aigatewaysvc.Run(ctx, aigatewaysvc.Config{
+		HTTPAddr:        d.httpAddr,
+		HTTPListener:    d.httpListener,
+		InternalAddr:    "127.0.0.1:0",
+		IdentityURL:     d.identityURL,
+		ContactsURL:     d.urls["contacts"],
+		TransactionsURL: d.urls["transactions"],
+		Logger:          d.logger,
+		Ready:           func(a aigatewaysvc.Addrs) { ready(a.HTTP) },
 	})
 }
 

@@ -43,7 +43,7 @@ func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[strin
 			if row.stage != stage {
 				continue
 			}
-			d, err := s.depsFor(ctx, row.name, planned)
+			d, err := s.depsFor(ctx, row, planned)
 			if err != nil {
 				return nil, err
 			}
@@ -68,11 +68,16 @@ func (s *stack) startServices(ctx context.Context, g *errgroup.Group) (map[strin
 	return addrs, nil
 }
 
-// depsFor creates the service's database and roles and assembles its deps.
-func (s *stack) depsFor(ctx context.Context, name string, addrs map[string]string) (deps, error) {
-	owner, app, err := pgcluster.ServiceDB(ctx, s.cluster, name)
-	if err != nil {
-		return deps{}, fmt.Errorf("database for %s: %w", name, err)
+// depsFor creates the service's database and roles (unless it has none)
+// and assembles its deps.
+func (s *stack) depsFor(ctx context.Context, row service, addrs map[string]string) (deps, error) {
+	name := row.name
+	var owner, app string
+	if !row.noDatabase {
+		var err error
+		if owner, app, err = pgcluster.ServiceDB(ctx, s.cluster, name); err != nil {
+			return deps{}, fmt.Errorf("database for %s: %w", name, err)
+		}
 	}
 	d := deps{
 		ownerDSN:  owner,
