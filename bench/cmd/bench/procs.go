@@ -67,6 +67,11 @@ func ownServices() []ownService {
 				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
 				"PUBLIC_BASE_URL=" + publicURL(a)}
 		}},
+		// No database: HTTP_ADDR is set here (launch sets it with the DSN).
+		{"ai-gateway", "ai-gateway-svc", false, func(_ *bench, a ownAddrs) []string {
+			return []string{"HTTP_ADDR=" + a.http["ai-gateway"], "IDENTITY_URL=" + a.url("identity"),
+				"CONTACTS_URL=" + a.url("contacts"), "TRANSACTIONS_URL=" + a.url("transactions")}
+		}},
 		{"gateway", "gateway", false, func(b *bench, a ownAddrs) []string {
 			return []string{"LISTEN_ADDR=" + a.http["gateway"], "ADMIN_ADDR=" + a.gatewayAdmin,
 				"TLS_CERT_FILE=" + b.env.CertFile, "TLS_KEY_FILE=" + b.env.KeyFile,
