@@ -156,7 +156,7 @@ func TestPrepare(t *testing.T) {
 
 func TestConfirm(t *testing.T) {
 	s := testenv.Start(t, nil)
-	tok := s.Token(t, "t1", true, createReceivable, viewReceivable)
+	tok := s.Token(t, "t1", true, createReceivable, viewReceivable, "api:view-payable")
 	r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", tok, map[string]any{}, "Idempotency-Key", "k-conf")
 	if r.Status != http.StatusOK || string(r.Body) != `{"data":{"transaction_id":"T1","status":"pending"}}` {
 		t.Fatalf("confirm = %d %s", r.Status, r.Body)
@@ -179,6 +179,20 @@ func TestConfirm(t *testing.T) {
 	}
 	if n := len(s.Txns.Calls()); n != 6 {
 		t.Errorf("transactions-svc got %d calls, want 6 (no confirm after a refused gate)", n)
+	}
+	// A caller that may create but not view receivables: the status read is
+	// refused, so transactions-svc's confirm applies the create gate itself.
+	createOnly := s.Token(t, "t1", true, createReceivable)
+	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", createOnly, nil); r.Status != http.StatusOK {
+		t.Errorf("create-only confirm = %d %s, want 200", r.Status, r.Body)
+	}
+	viewOnly := s.Token(t, "t1", true, viewReceivable)
+	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", viewOnly, nil); r.Status != http.StatusForbidden {
+		t.Errorf("view-only confirm = %d %s, want 403", r.Status, r.Body)
+	}
+	nothing := s.Token(t, "t1", true)
+	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", nothing, nil); r.Status != http.StatusForbidden {
+		t.Errorf("confirm without abilities = %d %s, want 403", r.Status, r.Body)
 	}
 }
 

@@ -55,6 +55,19 @@ func TestAIGatewayEndToEnd(t *testing.T) {
 	if contact.Data.ID == "" || contact.Data.Phone != "+14155550173" {
 		t.Fatalf("created contact %s", r.body)
 	}
+	// The same Idempotency-Key and body: contacts-svc replays the first
+	// answer (a second create would be 422, the phone being taken).
+	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/contacts", tok,
+		map[string]any{"first_name": "Zephyrine", "last_name": "Quillfeather", "phone": "+14155550173"}, "ai-e2e-contact")
+	e.expectStatus(t, r, http.StatusCreated)
+	var again struct{ Data struct{ ID string } }
+	whDecode(t, r.body, &again)
+	if again.Data.ID != contact.Data.ID {
+		t.Fatalf("replayed create %s, want contact %s", r.body, contact.Data.ID)
+	}
+	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/contacts", tok,
+		map[string]any{"first_name": "Other", "last_name": "Person", "phone": "+14155550173"}, "")
+	e.expectError(t, r, http.StatusUnprocessableEntity, "validation_failed")
 
 	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/resolve-contact", tok, map[string]any{"name": "Zephyrine Quillfeather"}, "")
 	e.expectStatus(t, r, http.StatusOK)
@@ -100,6 +113,9 @@ func TestAIGatewayEndToEnd(t *testing.T) {
 	if confirmed.Data.Status != "pending" {
 		t.Fatalf("confirmed %s, want pending", r.body)
 	}
+	// A retried confirm with its key replays; without one it is a second confirm.
+	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/transactions/"+id+"/confirm", tok, map[string]any{}, "ai-e2e-confirm")
+	e.expectStatus(t, r, http.StatusOK)
 	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/transactions/"+id+"/confirm", tok, map[string]any{}, "")
 	e.expectError(t, r, http.StatusUnprocessableEntity, "invalid_transition")
 

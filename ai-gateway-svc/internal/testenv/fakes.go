@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -114,7 +115,10 @@ func (f *Contacts) findOrCreate(w http.ResponseWriter, r *http.Request) {
 // Transactions is a fake transactions-svc. Known transactions: T1
 // (receivable draft), T2 (receivable, pending: confirming it is 422
 // invalid_transition) and T3 (payable draft); R1 is T1's receivable id.
-// Prepare refuses contact "missing" (422 naming contact_id).
+// Prepare refuses contact "missing" (422 naming contact_id). Like the real
+// one, confirm needs the token's api:create-<direction> and status its
+// api:view-<direction> (403 forbidden otherwise; the token's claims are
+// read, not verified).
 type Transactions struct {
 	recorder
 	URL string
@@ -167,6 +171,8 @@ func (f *Transactions) confirm(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !ok || k[0] != r.PathValue("id"):
 		writeError(w, http.StatusNotFound, "resource_not_found", "Not found.", nil)
+	case !holds(r, "api:create-"+k[1]):
+		writeError(w, http.StatusForbidden, "forbidden", "This action is unauthorized.", nil)
 	case k[2] != "draft":
 		writeError(w, http.StatusUnprocessableEntity, "invalid_transition", k[2]+" -> pending",
 			map[string]string{"from": k[2], "to": "pending"})
@@ -182,8 +188,36 @@ func (f *Transactions) status(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "resource_not_found", "Not found.", nil)
 		return
 	}
+	if !holds(r, "api:view-"+k[1]) {
+		writeError(w, http.StatusForbidden, "forbidden", "This action is unauthorized.", nil)
+		return
+	}
 	writeData(w, http.StatusOK, map[string]any{"transaction_id": k[0], "direction": k[1], "status": k[2],
 		"amount": 1250, "currency": "USD", "latest_message": nil})
+}
+
+// holds reports whether the request's bearer token claims ability.
+func holds(r *http.Request, ability string) bool {
+	parts := strings.Split(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), ".")
+	if len(parts) != 3 {
+		return false
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return false
+	}
+	var claims struct {
+		Abilities []string `json:"abilities"`
+	}
+	if json.Unmarshal(payload, &claims) != nil {
+		return false
+	}
+	for _, a := range claims.Abilities {
+		if a == ability {
+			return true
+		}
+	}
+	return false
 }
 
 func writeData(w http.ResponseWriter, status int, data any) {
