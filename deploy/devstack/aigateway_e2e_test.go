@@ -65,6 +65,10 @@ func TestAIGatewayEndToEnd(t *testing.T) {
 	if again.Data.ID != contact.Data.ID {
 		t.Fatalf("replayed create %s, want contact %s", r.body, contact.Data.ID)
 	}
+	if r.header.Get("Idempotent-Replayed") != "true" || r.header.Get("Original-Request-Id") == "" {
+		t.Errorf("replayed create: Idempotent-Replayed %q, Original-Request-Id %q; want the owning service's replay headers",
+			r.header.Get("Idempotent-Replayed"), r.header.Get("Original-Request-Id"))
+	}
 	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/contacts", tok,
 		map[string]any{"first_name": "Other", "last_name": "Person", "phone": "+14155550173"}, "")
 	e.expectError(t, r, http.StatusUnprocessableEntity, "validation_failed")
@@ -116,6 +120,9 @@ func TestAIGatewayEndToEnd(t *testing.T) {
 	// A retried confirm with its key replays; without one it is a second confirm.
 	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/transactions/"+id+"/confirm", tok, map[string]any{}, "ai-e2e-confirm")
 	e.expectStatus(t, r, http.StatusOK)
+	if r.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("replayed confirm: Idempotent-Replayed %q, want true", r.header.Get("Idempotent-Replayed"))
+	}
 	r = e.aiSend(t, http.MethodPost, "/api/v1/gateway/transactions/"+id+"/confirm", tok, map[string]any{}, "")
 	e.expectError(t, r, http.StatusUnprocessableEntity, "invalid_transition")
 

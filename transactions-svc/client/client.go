@@ -26,6 +26,7 @@ import (
 
 	"github.com/sony/gobreaker/v2"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -162,6 +163,7 @@ func (c *Client) send(ctx context.Context, method, path, token, idemKey string, 
 		return answer{}, fmt.Errorf("transactions client: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
+	idempotency.NoteForwarded(ctx, resp.Header)
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return answer{}, fmt.Errorf("transactions client: reading %s %s: %w", method, path, err)

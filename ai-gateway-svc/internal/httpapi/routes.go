@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/ai-gateway-svc/internal/app"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // Abilities of the routes (libs/authz's catalogue).
@@ -36,7 +37,7 @@ type Handlers struct {
 // and the ai_gateway flag.
 func Register(r fiber.Router, a *app.App, v *authz.Verifier) {
 	h := &Handlers{app: a}
-	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag)
+	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay)
 	g.Post("/resolve-contact", authz.Require(AbilityViewAnyContact), h.resolveContact)
 	g.Post("/contacts", authz.Require(AbilityCreateContact), h.createContact)
 	g.Post("/transactions/prepare", h.prepare)
@@ -56,6 +57,20 @@ func requireFlag(c *fiber.Ctx) error {
 		return e
 	}
 	return c.Next()
+}
+
+// passReplay tells the caller, as the owning service told the gateway,
+// that an answer under a forwarded Idempotency-Key is a replay:
+// Idempotent-Replayed and Original-Request-Id, on success and error alike.
+func passReplay(c *fiber.Ctx) error {
+	ctx, fwd := idempotency.WithForwarded(c.UserContext())
+	c.SetUserContext(ctx)
+	err := c.Next()
+	if fwd.Replayed {
+		c.Set(idempotency.HeaderReplayed, "true")
+		c.Set(idempotency.HeaderOriginalRequestID, fwd.OriginalRequestID)
+	}
+	return err
 }
 
 // validDirection reports whether d is receivable or payable.
