@@ -1,12 +1,9 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -59,14 +56,7 @@ func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
 	t.Helper()
 	pg := testkit.PG(t)
 	appDSN := pg.Database(t, "batch_svc", migrations.Sets()...)
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := testkit.NewSigner(t)
 	return start(t, appDSN, signer, configure)
 }
 
@@ -80,15 +70,7 @@ func StartOn(t testing.TB, first Service, configure func(*batchsvc.Config)) Serv
 func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*batchsvc.Config)) Service {
 	t.Helper()
 	pg := testkit.PG(t)
-	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/internal/v1/jwks" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(signer.JWKS())
-	}))
-	t.Cleanup(identity.Close)
+	identityURL := testkit.IdentityJWKS(t, signer)
 	contacts, txns := NewContacts(t), NewTransactions(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -96,7 +78,7 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	done := make(chan error, 1)
 	cfg := batchsvc.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: appDSN, DBMaxConns: 8,
-		IdentityURL: identity.URL, ContactsURL: contacts.URL, TransactionsURL: txns.URL,
+		IdentityURL: identityURL, ContactsURL: contacts.URL, TransactionsURL: txns.URL,
 		Tokens: signerTokens{signer}, Workers: 2, Lease: 5 * time.Second, PollInterval: 50 * time.Millisecond,
 		RetryBase: 20 * time.Millisecond, SubmissionsPerMinute: 10, InFlight: 2,
 		Ready: func(a batchsvc.Addrs) { ready <- a },
@@ -121,69 +103,14 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	return Service{}
 }
 
-// Response is an answer read whole.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body into v, failing the test when it cannot.
-func (r Response) JSON(t testing.TB, v any) {
-	t.Helper()
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("decoding %s: %v", r.Body, err)
-	}
-}
-
-// Code is the error.code of an error answer.
-func (r Response) Code() string {
-	var env struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(r.Body, &env)
-	return env.Error.Code
-}
+// Response is an answer read whole (testkit.Response).
+type Response = testkit.Response
 
 // Do sends a request with token (and headers as name, value pairs) and
-// reads the answer.
+// reads the answer (testkit.Do).
 func (s Service) Do(t testing.TB, method, path, token string, body any, headers ...string) Response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		rd = bytes.NewReader(b)
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequest(method, s.BaseURL()+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return testkit.Do(t, method, s.BaseURL()+path, token, body, headers...)
 }
 
 // WaitFor polls the batch's header until done accepts it (or the test's
