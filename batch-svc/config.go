@@ -98,21 +98,14 @@ const (
 	serviceName                 = "batch-svc"
 )
 
-// ConfigFromEnv reads the configuration from the environment. It fails on
-// values that cannot be parsed; Validate (called by Run) checks the rest.
-func ConfigFromEnv() (Config, error) {
-	cfg := Config{
-		HTTPAddr:             envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:         envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
-		DatabaseURL:          os.Getenv("DATABASE_URL"),
-		MigrateDatabaseURL:   os.Getenv("MIGRATE_DATABASE_URL"),
+// Defaults is the configuration with every setting that has a default set
+// to it (addresses, pool size, workers, retries, limits); the rest (database,
+// peers, secrets) is left for the caller.
+func Defaults() Config {
+	return Config{
+		HTTPAddr:             DefaultHTTPAddr,
+		InternalAddr:         DefaultInternalAddr,
 		DBMaxConns:           DefaultDBMaxConns,
-		KafkaBrokers:         envconf.List(os.Getenv("KAFKA_BROKERS")),
-		IdentityURL:          peerURL("identity-svc"),
-		ServiceSecret:        os.Getenv("SERVICE_SECRET"),
-		ContactsURL:          peerURL("contacts-svc"),
-		TransactionsURL:      peerURL("transactions-svc"),
-		PublicBaseURL:        os.Getenv("PUBLIC_BASE_URL"),
 		Workers:              DefaultWorkers,
 		Lease:                DefaultLease,
 		PollInterval:         DefaultPollInterval,
@@ -121,6 +114,20 @@ func ConfigFromEnv() (Config, error) {
 		SubmissionsPerMinute: DefaultSubmissionsPerMinute,
 		InFlight:             DefaultInFlight,
 	}
+}
+
+// ConfigFromEnv reads the configuration from the environment over
+// Defaults. It fails on values that cannot be parsed; Validate (called by
+// Run) checks the rest.
+func ConfigFromEnv() (Config, error) {
+	cfg := Defaults()
+	cfg.HTTPAddr = envconf.Or("HTTP_ADDR", cfg.HTTPAddr)
+	cfg.InternalAddr = envconf.Or("INTERNAL_ADDR", cfg.InternalAddr)
+	cfg.DatabaseURL, cfg.MigrateDatabaseURL = os.Getenv("DATABASE_URL"), os.Getenv("MIGRATE_DATABASE_URL")
+	cfg.KafkaBrokers = envconf.List(os.Getenv("KAFKA_BROKERS"))
+	cfg.IdentityURL, cfg.ServiceSecret = peerURL("identity-svc"), os.Getenv("SERVICE_SECRET")
+	cfg.ContactsURL, cfg.TransactionsURL = peerURL("contacts-svc"), peerURL("transactions-svc")
+	cfg.PublicBaseURL = os.Getenv("PUBLIC_BASE_URL")
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)

@@ -140,28 +140,14 @@ func runTransactions(ctx context.Context, d deps, ready func(string)) error {
 }
 
 func runBatch(ctx context.Context, d deps, ready func(string)) error {
-	return batchsvc.Run(ctx, batchsvc.Config{
-		HTTPAddr:             d.httpAddr,
-		HTTPListener:         d.httpListener,
-		InternalAddr:         "127.0.0.1:0",
-		DatabaseURL:          d.appDSN,
-		MigrateDatabaseURL:   d.ownerDSN,
-		DBMaxConns:           10,
-		KafkaBrokers:         d.brokers,
-		IdentityURL:          d.identityURL,
-		ServiceSecret:        d.secrets.ServiceSecret,
-		ContactsURL:          d.urls["contacts"],
-		TransactionsURL:      d.urls["transactions"],
-		PublicBaseURL:        d.publicURL,
-		Workers:              batchsvc.DefaultWorkers,
-		Lease:                batchsvc.DefaultLease,
-		PollInterval:         batchsvc.DefaultPollInterval,
-		RetryBase:            batchsvc.DefaultRetryBase,
-		SubmissionsPerMinute: batchsvc.DefaultSubmissionsPerMinute,
-		InFlight:             batchsvc.DefaultInFlight,
-		Logger:               d.logger,
-		Ready:                func(a batchsvc.Addrs) { ready(a.HTTP) },
-	})
+	cfg := batchsvc.Defaults()
+	cfg.HTTPAddr, cfg.HTTPListener, cfg.InternalAddr = d.httpAddr, d.httpListener, "127.0.0.1:0"
+	cfg.DatabaseURL, cfg.MigrateDatabaseURL, cfg.KafkaBrokers = d.appDSN, d.ownerDSN, d.brokers
+	cfg.IdentityURL, cfg.ServiceSecret = d.identityURL, d.secrets.ServiceSecret
+	cfg.ContactsURL, cfg.TransactionsURL, cfg.PublicBaseURL = d.urls["contacts"], d.urls["transactions"], d.publicURL
+	cfg.Logger = d.logger
+	cfg.Ready = func(a batchsvc.Addrs) { ready(a.HTTP) }
+	return batchsvc.Run(ctx, cfg)
 }
 
 func runAIGateway(ctx context.Context, d deps, ready func(string)) error {
