@@ -63,10 +63,11 @@ func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response,
 	return resp, Replay{}, nil
 }
 
-// lockTimeoutSQL bounds the wait for the key's lock, and every later lock
-// wait of the transaction, by LockTimeout.
-func lockTimeoutSQL() string {
-	return "SET LOCAL lock_timeout = '" + strconv.Itoa(int(LockTimeout.Milliseconds())) + "ms'"
+// setLockTimeout bounds the wait for the key's lock, and every later lock
+// wait of the transaction, by LockTimeout (SET LOCAL; in a Pipelined
+// transaction it travels with the tenant scope).
+func setLockTimeout(ctx context.Context, tx pgx.Tx) error {
+	return tenancy.SetLocal(ctx, tx, "lock_timeout", strconv.Itoa(int(LockTimeout.Milliseconds()))+"ms")
 }
 
 // lockSQL takes the transaction advisory lock of a key (tenant and key
@@ -96,7 +97,7 @@ type storedKey struct {
 // Pipelined transaction the lock timeout, the lock and the read travel with
 // BEGIN.
 func lookup(ctx context.Context, tx pgx.Tx, req Request) (storedKey, bool, error) {
-	if err := tenancy.Defer(ctx, tx, lockTimeoutSQL()); err != nil {
+	if err := setLockTimeout(ctx, tx); err != nil {
 		return storedKey{}, false, fmt.Errorf("idempotency: setting lock timeout: %w", err)
 	}
 	err := tenancy.Defer(ctx, tx, lockSQL, req.TenantID, req.Key)

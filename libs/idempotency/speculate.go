@@ -37,7 +37,7 @@ func Speculate() Option { return func(o *options) { o.speculate = true } }
 // the attempt ends, so that run then reads what the attempt stored.
 func speculate(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error), oneShot bool) (Response, Replay, error) {
 	var look speculativeLookup
-	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(tx, req, !oneShot) {
+	if req.Key == "" || ValidateKey(req.Key) != nil || !look.queue(ctx, tx, req, !oneShot) {
 		return Run(ctx, tx, req, fn)
 	}
 	sp, err := tx.Begin(ctx)
@@ -85,7 +85,10 @@ type speculativeLookup struct {
 // queue queues the lock timeout, the key's lock and, when read is set, the
 // read of its row on tx, if tx is Pipelined. Without the read the key is
 // taken for new.
-func (l *speculativeLookup) queue(tx pgx.Tx, req Request, read bool) bool {
+func (l *speculativeLookup) queue(ctx context.Context, tx pgx.Tx, req Request, read bool) bool {
+	if !tenancy.IsPipelined(tx) {
+		return false
+	}
 	lock := &pgx.QueuedQuery{SQL: lockSQL, Arguments: []any{req.TenantID, req.Key}}
 	lock.Fn = func(br pgx.BatchResults) error {
 		_, err := br.Exec()
@@ -105,7 +108,7 @@ func (l *speculativeLookup) queue(tx pgx.Tx, req Request, read bool) bool {
 		l.err = err
 		return err
 	}
-	if !tenancy.Queue(tx, &pgx.QueuedQuery{SQL: lockTimeoutSQL()}) {
+	if setLockTimeout(ctx, tx) != nil { // queued, never sent here
 		return false
 	}
 	if !tenancy.Queue(tx, lock) {

@@ -40,10 +40,7 @@ func Pipelined(ctx context.Context, pool *pgxpool.Pool, tenantID string, fn func
 		return fmt.Errorf("acquiring connection: %w", err)
 	}
 	defer conn.Release()
-	p := &pipeline{conn: conn.Conn()}
-	p.queue(&pgx.QueuedQuery{SQL: "BEGIN"})
-	p.queue(&pgx.QueuedQuery{SQL: "SELECT set_config('" + Setting + "', $1, true)", Arguments: []any{tenantID}})
-	tx := &pipeTx{p: p}
+	tx := &pipeTx{p: newPipeline(conn.Conn(), tenantID)}
 	defer func() {
 		if r := recover(); r != nil {
 			_ = tx.Rollback(ctx)
@@ -58,7 +55,7 @@ func Pipelined(ctx context.Context, pool *pgxpool.Pool, tenantID string, fn func
 		_ = tx.rollbackOuter(ctx)
 		return err
 	}
-	for _, hook := range p.hooks {
+	for _, hook := range tx.p.hooks {
 		hook()
 	}
 	return nil
@@ -93,6 +90,30 @@ func Queue(tx pgx.Tx, qq *pgx.QueuedQuery) bool {
 	return true
 }
 
+// IsPipelined reports whether tx is an open transaction of Pipelined (or a
+// savepoint in one): Defer, Queue and SetLocal then queue instead of sending.
+func IsPipelined(tx pgx.Tx) bool {
+	t, ok := tx.(*pipeTx)
+	return ok && !t.closed
+}
+
+// SetLocal sets the configuration parameter name to value for the rest of
+// tx's transaction, as SET LOCAL does. In a Pipelined transaction that has
+// sent nothing yet it travels in the statement that sets the tenant scope
+// (one statement fewer for the server to run); otherwise it is a statement
+// of its own, deferred like Defer's. In a savepoint it is always a statement
+// of its own, so rolling the savepoint back undoes it.
+func SetLocal(ctx context.Context, tx pgx.Tx, name, value string) error {
+	if t, ok := tx.(*pipeTx); ok && !t.closed && t.savepoint == "" && t.p.flushes == 0 && t.p.scope != nil {
+		s := t.p.scope
+		n := len(s.Arguments)
+		s.SQL += fmt.Sprintf(", set_config($%d, $%d, true)", n+1, n+2)
+		s.Arguments = append(s.Arguments, name, value)
+		return nil
+	}
+	return Defer(ctx, tx, "SELECT set_config($1, $2, true)", name, value)
+}
+
 // Flush sends the statements tx has queued (a no-op for other transactions).
 func Flush(ctx context.Context, tx pgx.Tx) error {
 	if t, ok := tx.(*pipeTx); ok && !t.closed {
@@ -124,6 +145,20 @@ type pipeline struct {
 	// is still queued.
 	flushes    int
 	savepoints int
+	// scope is the queued statement that sets the tenant scope (SetLocal
+	// adds to it until the first send).
+	scope *pgx.QueuedQuery
+}
+
+// scopeSQL sets the tenant scope of a Pipelined transaction.
+const scopeSQL = "SELECT set_config('" + Setting + "', $1, true)"
+
+// newPipeline queues BEGIN and the tenant scope on conn.
+func newPipeline(conn *pgx.Conn, tenantID string) *pipeline {
+	p := &pipeline{conn: conn, scope: &pgx.QueuedQuery{SQL: scopeSQL, Arguments: []any{tenantID}}}
+	p.queue(&pgx.QueuedQuery{SQL: "BEGIN"})
+	p.queue(p.scope)
+	return p
 }
 
 func (p *pipeline) queue(qq *pgx.QueuedQuery) { p.pending = append(p.pending, qq) }

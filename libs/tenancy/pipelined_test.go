@@ -294,3 +294,63 @@ func TestDeferAndOnCommitOutsidePipelined(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSetLocalLastsForTheTransactionOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := onePool(t) // one connection: the next transaction reuses the session
+	setting := func(q interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}) string {
+		var v string
+		if err := q.QueryRow(ctx, "SELECT current_setting('lock_timeout')").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var first, afterSend, inSavepoint, afterRollback string
+	err := tenancy.Pipelined(ctx, pool, "tenant-a", func(tx pgx.Tx) error {
+		if err := tenancy.SetLocal(ctx, tx, "lock_timeout", "4321ms"); err != nil {
+			return err
+		}
+		first = setting(tx)
+		if err := tenancy.SetLocal(ctx, tx, "lock_timeout", "1234ms"); err != nil {
+			return err
+		}
+		afterSend = setting(tx)
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if err := tenancy.SetLocal(ctx, sp, "lock_timeout", "77ms"); err != nil {
+			return err
+		}
+		inSavepoint = setting(sp)
+		if err := sp.Rollback(ctx); err != nil {
+			return err
+		}
+		afterRollback = setting(tx)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{first, afterSend, inSavepoint, afterRollback}
+	if diff := cmp.Diff([]string{"4321ms", "1234ms", "77ms", "1234ms"}, got); diff != "" {
+		t.Errorf("lock_timeout seen (-want +got):\n%s", diff)
+	}
+	if v := setting(pool); v != "0" {
+		t.Errorf("lock_timeout after the commit = %q, want the session's 0", v)
+	}
+	var inDo string
+	err = tenancy.Do(ctx, pool, "tenant-a", func(tx pgx.Tx) error {
+		if err := tenancy.SetLocal(ctx, tx, "lock_timeout", "55ms"); err != nil {
+			return err
+		}
+		inDo = setting(tx)
+		return nil
+	})
+	if err != nil || inDo != "55ms" {
+		t.Errorf("SetLocal in Do: %q, %v; want 55ms", inDo, err)
+	}
+}
