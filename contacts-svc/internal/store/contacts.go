@@ -218,13 +218,24 @@ const insertFreeContactSQL = identitySQL + `, inserted AS (
 const insertNewContactSQL = insertFreeContactSQL + `)` + identityResult
 
 // insertAssumedContactSQL is insertNewContactSQL for a one-shot write: the
-// contact is inserted only with the phone record id $1 (the record is new
-// with that id, or has it already), and the statement fails (division by
+// contact is inserted only with the phone record id $1 (the record has that
+// id already, or is created with it), and the statement fails (division by
 // zero) when it inserted nothing, so the transaction never commits an
 // assumption that did not hold.
 const insertAssumedContactSQL = insertFreeContactSQL + ` AND owners.phone_id = $1
 	RETURNING id)
 	SELECT 1 / (SELECT count(*) FROM inserted)`
+
+// insertPhoneSQL and insertContactSQL are the one-shot write of a contact
+// whose number this process has not seen: the number is assumed new, so the
+// record and the contact are plain inserts, and the unique indexes fail the
+// transaction when the number has a record already or the external id a
+// live holder.
+const (
+	insertPhoneSQL   = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)`
+	insertContactSQL = `INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email,
+		custom_fields, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+)
 
 // InsertNewContact is ClaimIdentity and, when neither the phone record nor
 // the external id has a live holder, the insert of the new live contact c,
@@ -233,10 +244,12 @@ const insertAssumedContactSQL = insertFreeContactSQL + ` AND owners.phone_id = $
 // contact.ErrExternalIDTaken.
 //
 // In a one-shot write (idempotency.OneShot) it does not wait for the
-// statement: it assumes the contact is inserted, with the record id this
+// statements: it assumes the contact is inserted, with the record id this
 // process knows for the number or a new one, returns that identity, and
-// queues a statement that fails the transaction when the assumption does
-// not hold (the request then runs again and takes the path above).
+// queues statements that fail the transaction when the assumption does not
+// hold (the request then runs again and takes the path above). A number it
+// has not seen costs two plain inserts; one it has seen, the statement
+// above, which also recreates a remembered record that is missing.
 func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity, error) {
 	phoneID, known := t.store.phones.get(t.tenantID, c.Phone)
 	if !known {
@@ -244,15 +257,23 @@ func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity,
 	}
 	args := []any{phoneID, t.tenantID, c.Phone, c.ExternalID,
 		c.ID, c.FirstName, c.LastName, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt}
-	if idempotency.OneShot(ctx) {
-		qq := &pgx.QueuedQuery{SQL: insertAssumedContactSQL, Arguments: args}
-		qq.Exec(func(pgconn.CommandTag) error {
+	if idempotency.OneShot(ctx) && tenancy.IsPipelined(t.tx) {
+		remember := func(pgconn.CommandTag) error {
 			t.store.phones.put(t.tenantID, c.Phone, phoneID)
 			return nil
-		})
-		if tenancy.Queue(t.tx, qq) {
+		}
+		if known {
+			qq := &pgx.QueuedQuery{SQL: insertAssumedContactSQL, Arguments: args}
+			qq.Exec(remember)
+			tenancy.Queue(t.tx, qq)
 			return Identity{PhoneID: phoneID}, nil
 		}
+		tenancy.Queue(t.tx, &pgx.QueuedQuery{SQL: insertPhoneSQL, Arguments: args[:3]})
+		qq := &pgx.QueuedQuery{SQL: insertContactSQL, Arguments: []any{c.ID, t.tenantID, c.ExternalID,
+			c.FirstName, c.LastName, phoneID, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt}}
+		qq.Exec(remember)
+		tenancy.Queue(t.tx, qq)
+		return Identity{PhoneID: phoneID}, nil
 	}
 	var id Identity
 	err := t.tx.QueryRow(ctx, insertNewContactSQL, args...).Scan(&id.PhoneID, &id.PhoneOwner, &id.ExternalIDOwner)
