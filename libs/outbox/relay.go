@@ -16,8 +16,9 @@ import (
 // lets one relay per database publish at a time.
 const relayLockKey int64 = 0x6f7574626f78 // "outbox"
 
-// Relay publishes committed outbox rows to Kafka. Run it in every replica of a
-// service: replicas take turns, so events leave in the order of their rows.
+// Relay publishes committed outbox rows to Kafka and deletes them once the
+// broker has them. Run it in every replica of a service: replicas take
+// turns, so events leave in the order of their rows.
 // The store of the replica calls Wake after committing events (see
 // tenancy.OnCommit); events committed by other processes are found by the
 // poll.
@@ -27,11 +28,6 @@ type Relay struct {
 	PollInterval time.Duration
 	// BatchSize is the most rows claimed and published at once (default 100).
 	BatchSize int
-	// Retention is how long published rows are kept (default 24 h).
-	Retention time.Duration
-	// PruneInterval is how often published rows past Retention are deleted
-	// (default 1 min; also once when Run starts).
-	PruneInterval time.Duration
 
 	pool   *pgxpool.Pool
 	log    *slog.Logger
@@ -48,13 +44,11 @@ func NewRelay(pool *pgxpool.Pool, brokers []string, log *slog.Logger) *Relay {
 	}
 	log = log.With("component", "outbox-relay")
 	return &Relay{
-		PollInterval:  100 * time.Millisecond,
-		BatchSize:     100,
-		Retention:     24 * time.Hour,
-		PruneInterval: time.Minute,
-		pool:          pool,
-		log:           log,
-		wake:          make(chan struct{}, 1),
+		PollInterval: 100 * time.Millisecond,
+		BatchSize:    100,
+		pool:         pool,
+		log:          log,
+		wake:         make(chan struct{}, 1),
 		writer: &kafka.Writer{
 			Addr:                   kafka.TCP(brokers...),
 			Balancer:               &kafka.Murmur2Balancer{},
@@ -93,14 +87,9 @@ func (r *Relay) Run(ctx context.Context) error {
 
 	poll := time.NewTicker(r.PollInterval)
 	defer poll.Stop()
-	var lastPrune time.Time
 	backoff := r.PollInterval
 	check := true // false when rows are known to wait (Wake, a full batch)
 	for {
-		if time.Since(lastPrune) >= r.PruneInterval {
-			r.prune(ctx)
-			lastPrune = time.Now()
-		}
 		n, err := r.publishBatch(ctx, check)
 		switch {
 		case ctx.Err() != nil:
@@ -138,30 +127,24 @@ func (r *Relay) applyDefaults() {
 	if r.BatchSize <= 0 {
 		r.BatchSize = 100
 	}
-	if r.Retention <= 0 {
-		r.Retention = 24 * time.Hour
-	}
-	if r.PruneInterval <= 0 {
-		r.PruneInterval = time.Minute
-	}
 }
 
-// claimSQL claims the oldest unpublished rows once the transaction holds
-// the relays' advisory lock: the lock is an InitPlan, taken before the scan,
-// and without it the statement returns no rows. FOR UPDATE SKIP LOCKED
-// never waits on rows another session holds.
+// claimSQL claims the oldest rows (every row waits to be published) once
+// the transaction holds the relays' advisory lock: the lock is an InitPlan,
+// taken before the scan, and without it the statement returns no rows. FOR
+// UPDATE SKIP LOCKED never waits on rows another session holds.
 const claimSQL = `SELECT id, topic, key, payload::text FROM outbox
-	WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($1))
+	WHERE (SELECT pg_try_advisory_xact_lock($1))
 	ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`
 
-// publishBatch publishes the oldest unpublished rows in one transaction and
+// publishBatch publishes the oldest rows in one transaction and
 // returns how many. The transaction advisory lock keeps a second relay out
 // until this one commits, so rows leave in id order. With check, a cheap
 // query first makes sure there are rows (the poll); a Wake skips it.
 func (r *Relay) publishBatch(ctx context.Context, check bool) (int, error) {
 	if check {
 		var pending bool
-		if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox WHERE published_at IS NULL)").Scan(&pending); err != nil {
+		if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox)").Scan(&pending); err != nil {
 			return 0, fmt.Errorf("checking outbox: %w", err)
 		}
 		if !pending {
@@ -184,7 +167,9 @@ func (r *Relay) publishBatch(ctx context.Context, check bool) (int, error) {
 }
 
 // publishOn is publishBatch on conn in two round trips: BEGIN with the
-// claim, then, once Kafka has the messages, the UPDATE with COMMIT.
+// claim, then, once Kafka has the messages, the DELETE with COMMIT. A
+// published row is deleted rather than marked: marking rewrote the whole
+// row and its index entries for every event (docs/benchmarks.md finding 6).
 func (r *Relay) publishOn(ctx context.Context, conn *pgx.Conn) (int, error) {
 	var (
 		ids  []int64
@@ -208,7 +193,7 @@ func (r *Relay) publishOn(ctx context.Context, conn *pgx.Conn) (int, error) {
 		return 0, fmt.Errorf("writing to kafka: %w", err)
 	}
 	done := &pgx.Batch{}
-	done.Queue("UPDATE outbox SET published_at = now() WHERE id = ANY($1)", ids)
+	done.Queue("DELETE FROM outbox WHERE id = ANY($1)", ids)
 	done.Queue("COMMIT").Exec(func(tag pgconn.CommandTag) error {
 		if tag.String() == "ROLLBACK" {
 			return pgx.ErrTxCommitRollback
@@ -216,7 +201,7 @@ func (r *Relay) publishOn(ctx context.Context, conn *pgx.Conn) (int, error) {
 		return nil
 	})
 	if err := conn.SendBatch(ctx, done).Close(); err != nil {
-		return 0, fmt.Errorf("marking published: %w", err)
+		return 0, fmt.Errorf("deleting published rows: %w", err)
 	}
 	return len(msgs), nil
 }
@@ -235,26 +220,6 @@ func scanClaimed(rows pgx.Rows) ([]int64, []kafka.Message, error) {
 		msgs = append(msgs, kafka.Message{Topic: topic, Key: []byte(key), Value: []byte(payload)})
 	}
 	return ids, msgs, rows.Err()
-}
-
-// prune deletes published rows older than Retention, in slices so that no
-// single statement holds many locks.
-func (r *Relay) prune(ctx context.Context) {
-	const slice = 5000
-	for {
-		tag, err := r.pool.Exec(ctx, `DELETE FROM outbox WHERE id IN (
-			SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1) LIMIT $2)`,
-			r.Retention.Seconds(), slice)
-		if err != nil {
-			if ctx.Err() == nil {
-				r.log.Warn("pruning the outbox failed", "err", err)
-			}
-			return
-		}
-		if tag.RowsAffected() < slice {
-			return
-		}
-	}
 }
 
 // sleep waits d, or less when ctx ends first (then it returns false).

@@ -3,6 +3,7 @@ package testsvc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -51,4 +52,69 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// Published returns every event on topic, partition by partition in offset
+// order, up to the end each partition has when it is read (none when the
+// topic does not exist yet).
+func Published(t testing.TB, brokers []string, topic string) []events.Envelope {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := kafka.DialContext(ctx, "tcp", brokers[0])
+	if err != nil {
+		t.Fatalf("dialing the broker: %v", err)
+	}
+	defer conn.Close()
+	parts, err := conn.ReadPartitions(topic)
+	if errors.Is(err, kafka.UnknownTopicOrPartition) {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("reading partitions of %s: %v", topic, err)
+	}
+	var out []events.Envelope
+	for _, p := range parts {
+		out = append(out, readPartition(ctx, t, brokers[0], topic, p.ID)...)
+	}
+	return out
+}
+
+// readPartition reads one partition from its first offset to its last.
+func readPartition(ctx context.Context, t testing.TB, broker, topic string, partition int) []events.Envelope {
+	t.Helper()
+	conn, err := kafka.DialLeader(ctx, "tcp", broker, topic, partition)
+	if err != nil {
+		t.Fatalf("dialing the leader of %s/%d: %v", topic, partition, err)
+	}
+	defer conn.Close()
+	first, last, err := conn.ReadOffsets()
+	if err != nil {
+		t.Fatalf("reading offsets of %s/%d: %v", topic, partition, err)
+	}
+	var out []events.Envelope
+	for offset := first; offset < last; {
+		if _, err := conn.Seek(offset, kafka.SeekAbsolute); err != nil {
+			t.Fatalf("seeking %s/%d: %v", topic, partition, err)
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		batch := conn.ReadBatch(1, 10<<20)
+		from := offset
+		for offset < last {
+			m, err := batch.ReadMessage()
+			if err != nil {
+				break
+			}
+			offset = m.Offset + 1
+			var env events.Envelope
+			if err := json.Unmarshal(m.Value, &env); err != nil {
+				t.Fatalf("decoding %s/%d@%d: %v", topic, partition, m.Offset, err)
+			}
+			out = append(out, env)
+		}
+		if err := batch.Close(); offset == from {
+			t.Fatalf("reading %s/%d at %d: no message (%v)", topic, partition, offset, err)
+		}
+	}
+	return out
 }

@@ -62,6 +62,8 @@ type Env struct {
 	// Pool connects to optin-svc's database as the app role; Owner as the owner.
 	Pool, Owner *pgxpool.Pool
 	Config      optin.Config
+
+	brokers []string
 }
 
 // Start runs identity-svc and optin-svc until the test ends.
@@ -81,7 +83,7 @@ func (e *Env) StartAnother(t testing.TB, opts Options) *Env {
 // startOptin runs optin-svc against the identity-svc at identityURL.
 func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 	t.Helper()
-	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL}
+	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL, brokers: opts.Brokers}
 	env.Admin = idclient.NewAdmin(env.IdentityURL, AdminToken, nil)
 	env.Identity = idclient.New(env.IdentityURL, nil)
 
