@@ -287,9 +287,9 @@ func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity,
 // contactError turns a violated unique index into the domain's error.
 func contactError(err error) error {
 	switch {
-	case pgdb.IsUniqueViolation(err, "contacts_live_phone_key"):
+	case pgdb.IsUniqueViolation(err, "contacts_phone_key"):
 		return contact.ErrPhoneTaken
-	case pgdb.IsUniqueViolation(err, "contacts_live_external_id_key"):
+	case pgdb.IsUniqueViolation(err, "contacts_external_id_key"):
 		return contact.ErrExternalIDTaken
 	}
 	return err

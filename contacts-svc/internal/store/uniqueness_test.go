@@ -40,8 +40,25 @@ func TestLiveUniquenessBecomesDomainErrors(t *testing.T) {
 			if err := s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) }); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := insert(t, s, tenantA, tt.second); err != nil {
-				t.Errorf("insert after soft delete: %v", err)
+			second, err := insert(t, s, tenantA, tt.second)
+			if err != nil {
+				t.Fatalf("insert after soft delete: %v", err)
+			}
+			// Trashed contacts of one identity coexist; a live one stays alone.
+			later := now.Add(time.Millisecond)
+			second.DeletedAt = &later
+			if err := s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), second) }); err != nil {
+				t.Fatalf("trashing the second: %v", err)
+			}
+			third := tt.second
+			third.ID = ids.New()
+			if _, err := insert(t, s, tenantA, third); err != nil {
+				t.Fatalf("third insert beside two trashed: %v", err)
+			}
+			first.DeletedAt = nil
+			err = s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) })
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("restoring the first beside a live third: err = %v, want %v", err, tt.wantErr)
 			}
 		})
 	}
