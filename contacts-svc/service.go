@@ -21,17 +21,17 @@ import (
 	"github.com/paylane/paylane/contacts-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 const (
 	// shutdownTimeout bounds the drain of the HTTP listener.
 	shutdownTimeout = 10 * time.Second
-	// cleanupInterval is how often expired idempotency keys are deleted.
+	// cleanupInterval is how often expired idempotency keys and bulk row records are deleted.
 	cleanupInterval = time.Hour
 	// bodyLimit is the request body cap of the service's HTTP app. It is
 	// above libs/httpx's 1 MB default because a bulk-upsert chunk from
@@ -109,7 +109,9 @@ func Run(ctx context.Context, cfg Config) error {
 
 	var workers sync.WaitGroup
 	workerErr := make(chan error, 1)
-	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	workers.Go(func() {
+		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "contact_batch_rows")
+	})
 	if optInCache != nil && len(cfg.KafkaBrokers) > 0 {
 		workers.Go(func() { followOptIns(ctx, cfg.KafkaBrokers, optInCache, log) })
 	}

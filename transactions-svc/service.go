@@ -14,11 +14,11 @@ import (
 
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
+	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/consumer"
 	"github.com/paylane/paylane/transactions-svc/internal/contacts"
@@ -30,7 +30,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/migrations"
 )
 
-// cleanupInterval is how often expired idempotency keys are deleted.
+// cleanupInterval is how often expired idempotency keys and bulk row records are deleted.
 const cleanupInterval = time.Hour
 
 // Migrate applies the migrations with the owner DSN and grants the app role
@@ -93,7 +93,9 @@ func Run(ctx context.Context, cfg Config) error {
 // startWorkers starts the background loops; each ends with the service.
 func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App, log *slog.Logger) {
 	pool := st.Pool()
-	svc.Loop(func(ctx context.Context) { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	svc.Loop(func(ctx context.Context) {
+		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "transaction_batch_rows")
+	})
 	svc.Loop(scheduler.New(st, uc, cfg.SchedulerInterval, log).Run)
 	if len(cfg.KafkaBrokers) == 0 {
 		return

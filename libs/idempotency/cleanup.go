@@ -6,26 +6,17 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Cleanup deletes the keys of every tenant older than Retention and returns
-// how many. It runs without a tenant scope (it clears the setting itself):
-// the table's expired_cleanup policy lets such a session delete expired rows
-// and nothing else.
+// how many. It runs without a tenant scope: the table's expired_cleanup
+// policy lets such a session delete expired rows and nothing else
+// (tenancy.DeleteExpired).
 func Cleanup(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
-	var n int64
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', '', true)"); err != nil {
-			return err
-		}
-		// No WHERE: a WHERE on a column would need a SELECT policy, which
-		// would let unscoped sessions read expired rows. The policy is the filter.
-		tag, err := tx.Exec(ctx, "DELETE FROM idempotency_keys")
-		n = tag.RowsAffected()
-		return err
-	})
+	n, err := tenancy.DeleteExpired(ctx, pool, "idempotency_keys")
 	if err != nil {
 		return 0, fmt.Errorf("idempotency: deleting expired keys: %w", err)
 	}
@@ -33,26 +24,9 @@ func Cleanup(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
 }
 
 // CleanupEvery runs Cleanup every interval until ctx is done, logging
-// failures. Services start it next to their listeners.
+// failures. Services start it next to their listeners; a service with more
+// tables to clean runs tenancy.DeleteExpiredEvery with "idempotency_keys"
+// among them instead.
 func CleanupEvery(ctx context.Context, pool *pgxpool.Pool, interval time.Duration, log *slog.Logger) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		n, err := Cleanup(ctx, pool)
-		if err != nil && ctx.Err() == nil {
-			log.Warn("idempotency cleanup failed", "err", err)
-			continue
-		}
-		if n > 0 {
-			log.Info("idempotency keys expired", "deleted", n)
-		}
-	}
+	tenancy.DeleteExpiredEvery(ctx, pool, interval, log, "idempotency_keys")
 }
