@@ -85,14 +85,18 @@ type Addrs struct {
 
 // Defaults of the configuration.
 const (
-	DefaultHTTPAddr             = ":8080"
-	DefaultInternalAddr         = ":9090"
-	DefaultDBMaxConns           = 10
-	DefaultWorkers              = 2
-	DefaultLease                = 30 * time.Second
-	DefaultPollInterval         = time.Second
-	DefaultRetryBase            = time.Second
-	DefaultRetryFor             = time.Hour
+	DefaultHTTPAddr     = ":8080"
+	DefaultInternalAddr = ":9090"
+	DefaultDBMaxConns   = 10
+	DefaultWorkers      = 2
+	DefaultLease        = 30 * time.Second
+	DefaultPollInterval = time.Second
+	DefaultRetryBase    = time.Second
+	DefaultRetryFor     = time.Hour
+	// MaxRetryFor keeps retries well inside the 7 days for which
+	// contacts-svc and transactions-svc keep a chunk's row records: a retry
+	// after they are deleted would write the chunk's rows again.
+	MaxRetryFor                 = 72 * time.Hour
 	DefaultSubmissionsPerMinute = 10
 	DefaultInFlight             = 2
 	serviceName                 = "batch-svc"
@@ -167,7 +171,8 @@ func (c Config) Validate() error {
 	need(c.Lease >= time.Second, "BATCH_LEASE must be at least 1s")
 	need(c.PollInterval > 0, "BATCH_POLL_INTERVAL must be positive")
 	need(c.RetryBase > 0, "BATCH_RETRY_BASE must be positive")
-	need(c.RetryFor >= 0, "BATCH_RETRY_FOR must not be negative")
+	need(c.RetryFor >= 0 && c.RetryFor <= MaxRetryFor,
+		"BATCH_RETRY_FOR must be between 0 and 72h (contacts-svc and transactions-svc keep a chunk's row records 7 days)")
 	need(c.SubmissionsPerMinute >= 1, "BATCH_SUBMISSIONS_PER_MINUTE must be at least 1")
 	need(c.InFlight >= 1, "BATCHES_IN_FLIGHT must be at least 1")
 	return errors.Join(errs...)

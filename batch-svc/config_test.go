@@ -30,6 +30,13 @@ func TestConfigFromEnv(t *testing.T) {
 	if _, err := ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "BATCH_POLL_INTERVAL") {
 		t.Errorf("bad duration: err = %v", err)
 	}
+	t.Setenv("BATCH_POLL_INTERVAL", "1s")
+	t.Setenv("BATCH_RETRY_FOR", "200h")
+	if cfg, err := ConfigFromEnv(); err != nil {
+		t.Fatal(err)
+	} else if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "BATCH_RETRY_FOR") {
+		t.Errorf("BATCH_RETRY_FOR past the row records' 7 days: Validate() = %v", err)
+	}
 }
 
 func TestValidateNamesEveryProblem(t *testing.T) {
