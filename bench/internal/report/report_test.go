@@ -58,6 +58,8 @@ func TestFormats(t *testing.T) {
 		{Seconds(1234 * time.Millisecond), "1.23 s"},
 		{MB(25 << 20), "25.0 MB"},
 		{Ratio(1, 4), "0.25"},
+		{Ratio(0.347, 1), "0.34"},
+		{Ratio(0.35, 1), "0.35"},
 		{Ratio(1, 0), "-"},
 	}
 	for _, tt := range tests {
