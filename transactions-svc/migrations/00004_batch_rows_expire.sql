@@ -1,12 +1,15 @@
+-- +goose NO TRANSACTION
 -- +goose Up
 -- A bulk-create row's recorded outcome is needed while batch-svc may retry
 -- its chunk (at most BATCH_RETRY_FOR, 1 h by default, after the failure);
 -- after 7 days it is deleted by the cleanup that runs without a tenant scope
 -- (tenancy.DeleteExpired), which this policy limits to such rows.
+DROP POLICY IF EXISTS expired_cleanup ON transaction_batch_rows;
 CREATE POLICY expired_cleanup ON transaction_batch_rows FOR DELETE
     USING (created_at < now() - interval '7 days');
-CREATE INDEX transaction_batch_rows_created_brin ON transaction_batch_rows USING brin (created_at);
+DROP INDEX CONCURRENTLY IF EXISTS transaction_batch_rows_created_brin;
+CREATE INDEX CONCURRENTLY transaction_batch_rows_created_brin ON transaction_batch_rows USING brin (created_at);
 
 -- +goose Down
-DROP INDEX transaction_batch_rows_created_brin;
-DROP POLICY expired_cleanup ON transaction_batch_rows;
+DROP INDEX CONCURRENTLY IF EXISTS transaction_batch_rows_created_brin;
+DROP POLICY IF EXISTS expired_cleanup ON transaction_batch_rows;
