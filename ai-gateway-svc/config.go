@@ -58,10 +58,8 @@ func ConfigFromEnv() (Config, error) {
 		TransactionsURL: peerURL("transactions-svc"),
 	}
 	var errs []error
-	level := slog.LevelInfo
-	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		errs = envconf.AppendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
-	}
+	level, err := envconf.LogLevel()
+	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
 }

@@ -142,10 +142,8 @@ func ConfigFromEnv() (Config, error) {
 		envconf.Int("BATCHES_IN_FLIGHT", &cfg.InFlight), envconf.Duration("BATCH_LEASE", &cfg.Lease),
 		envconf.Duration("BATCH_POLL_INTERVAL", &cfg.PollInterval), envconf.Duration("BATCH_RETRY_BASE", &cfg.RetryBase),
 		envconf.Duration("BATCH_RETRY_FOR", &cfg.RetryFor))
-	level := slog.LevelInfo
-	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		errs = envconf.AppendErr(errs, "LOG_LEVEL", level.UnmarshalText([]byte(v)))
-	}
+	level, err := envconf.LogLevel()
+	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
 }

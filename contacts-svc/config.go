@@ -123,12 +123,8 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.DBMaxConns = int32(n)
 	}
-	level := slog.LevelInfo
-	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		if err := level.UnmarshalText([]byte(v)); err != nil {
-			errs = append(errs, fmt.Errorf("LOG_LEVEL: %w", err))
-		}
-	}
+	level, err := envconf.LogLevel()
+	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
 }

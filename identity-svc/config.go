@@ -116,12 +116,8 @@ func ConfigFromEnv() (Config, error) {
 		errs = append(errs, err)
 	}
 	cfg.Registrar = registrar
-	level := slog.LevelInfo
-	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		if err := level.UnmarshalText([]byte(v)); err != nil {
-			errs = append(errs, fmt.Errorf("LOG_LEVEL: %w", err))
-		}
-	}
+	level, err := envconf.LogLevel()
+	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger("identity-svc", os.Stdout, level)
 	return cfg, errors.Join(errs...)
 }

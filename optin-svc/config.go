@@ -157,12 +157,8 @@ func ConfigFromEnv() (Config, error) {
 	}
 	errs = append(errs, envconf.Duration("SMS_SEND_RETRY_BASE", &cfg.SendRetryBase),
 		envconf.Duration("SMS_SEND_POLL_INTERVAL", &cfg.SendPollInterval))
-	level := slog.LevelInfo
-	if v := os.Getenv("LOG_LEVEL"); v != "" {
-		if err := level.UnmarshalText([]byte(v)); err != nil {
-			errs = append(errs, fmt.Errorf("LOG_LEVEL: %w", err))
-		}
-	}
+	level, err := envconf.LogLevel()
+	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
 	return cfg, errors.Join(errs...)
 }

@@ -6,6 +6,7 @@ package envconf
 
 import (
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"strconv"
@@ -84,4 +85,16 @@ func AppendErr(errs []error, what string, err error) []error {
 		return append(errs, fmt.Errorf("%s: %w", what, err))
 	}
 	return errs
+}
+
+// LogLevel reads LOG_LEVEL (debug, info, warn or error, as slog names them);
+// unset means info. An unknown level is an error naming LOG_LEVEL.
+func LogLevel() (slog.Level, error) {
+	level := slog.LevelInfo
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return slog.LevelInfo, fmt.Errorf("LOG_LEVEL: %w", err)
+		}
+	}
+	return level, nil
 }

@@ -2,7 +2,9 @@ package envconf_test
 
 import (
 	"errors"
+	"log/slog"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,5 +183,18 @@ func checkErr(t *testing.T, err error, want string) {
 		t.Errorf("no error, want %q", want)
 	case want != "" && err.Error() != want:
 		t.Errorf("error = %q, want %q", err.Error(), want)
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	for v, want := range map[string]slog.Level{"": slog.LevelInfo, "debug": slog.LevelDebug, "WARN": slog.LevelWarn} {
+		t.Setenv("LOG_LEVEL", v)
+		if got, err := envconf.LogLevel(); err != nil || got != want {
+			t.Errorf("LOG_LEVEL=%q: %v, %v; want %v", v, got, err, want)
+		}
+	}
+	t.Setenv("LOG_LEVEL", "loud")
+	if _, err := envconf.LogLevel(); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
+		t.Errorf("LOG_LEVEL=loud: err = %v, want one naming LOG_LEVEL", err)
 	}
 }
