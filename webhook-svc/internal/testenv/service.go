@@ -1,11 +1,9 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/testkit"
 	webhooksvc "github.com/paylane/paylane/webhook-svc"
 )
 
@@ -123,36 +122,9 @@ func (r Response) Code(t testing.TB) string {
 }
 
 // Do sends a request to the service with token and optional headers
-// (name, value pairs).
+// (name, value pairs); body is sent as a string or encoded as JSON
+// (testkit.Do).
 func (s *Service) Do(t testing.TB, method, path, token string, body any, header ...string) Response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		rd = bytes.NewReader(MustJSON(t, b))
-	}
-	req, err := http.NewRequest(method, "http://"+s.Addrs.HTTP+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return Response(testkit.Do(t, method, "http://"+s.Addrs.HTTP+path, token, body, header...))
 }
