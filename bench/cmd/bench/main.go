@@ -7,7 +7,7 @@
 //
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-rounds 3] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
-//	      [-whatif-idle-conns n] [-whatif-pipeline] [-whatif-no-outbox-notify]
+//	      [-whatif-idle-conns n] [-whatif-pipeline]
 //
 // It exits 0 when the table is printed, targets met or not; non-zero only
 // when the harness itself fails.
@@ -39,9 +39,6 @@ type config struct {
 	keep, verbose bool
 	// only, when not empty, names the benchmarks to run.
 	only map[string]bool
-	// noOutboxNotify drops contacts-svc's outbox NOTIFY trigger before the
-	// write benchmark (a what-if measurement, see docs/benchmarks.md).
-	noOutboxNotify bool
 	// whatifPipeline adds the bare runs of the POST's statements, one round
 	// trip each and pipelined, to the write benchmark.
 	whatifPipeline bool
@@ -90,8 +87,6 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
 	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
 	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
-	fs.BoolVar(&cfg.noOutboxNotify, "whatif-no-outbox-notify", false,
-		"what-if: drop the outbox NOTIFY trigger in the contacts database before the write benchmark")
 	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
 		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,

@@ -19,12 +19,6 @@ const writeMinRatio = 0.35
 // Idempotency-Key and phone number each request, against the baseline's
 // single-row INSERT.
 func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.Row, error) {
-	if b.cfg.noOutboxNotify {
-		if err := b.env.DropOutboxNotify(ctx, "contacts"); err != nil {
-			return nil, err
-		}
-		b.logf("what-if: outbox NOTIFY trigger dropped in the contacts database")
-	}
 	seconds := int((b.cfg.warmup + b.cfg.duration/time.Duration(b.cfg.rounds)).Seconds())
 	profiled := b.profile(ctx, b.env.Internal["gateway"], "devstack-write", seconds)
 	product, bare, err := b.alternate(ctx, "write", http.StatusCreated,

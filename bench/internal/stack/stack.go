@@ -168,18 +168,3 @@ func (e *Env) Analyze(ctx context.Context, dbs ...string) error {
 	}
 	return nil
 }
-
-// DropOutboxNotify drops the outbox's NOTIFY trigger in database db, for
-// the what-if measurement of bench -whatif-no-outbox-notify: the relay then
-// finds new events by polling alone.
-func (e *Env) DropOutboxNotify(ctx context.Context, db string) error {
-	conn, err := pgx.Connect(ctx, e.SuperuserDSN(db))
-	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", db, err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "DROP TRIGGER IF EXISTS outbox_notify ON outbox"); err != nil {
-		return fmt.Errorf("dropping the outbox trigger in %s: %w", db, err)
-	}
-	return nil
-}
