@@ -19,15 +19,7 @@ import (
 // matched, a receivable prepared for it is a draft, confirming it makes it
 // pending, and its status eventually shows the latest message.
 func TestAIGatewayEndToEnd(t *testing.T) {
-	stack := startStack(t, tempRoot(t))
-	var e *e2e
-	defer func() {
-		if e != nil {
-			e.hc.CloseIdleConnections()
-		}
-		stack.stop(t)
-	}()
-	e = newE2E(t, stack.info)
+	stack, e := startWithClient(t)
 	ctx := context.Background()
 	tenant := stack.info.DemoTenantID
 	off, on, limit := false, true, noRateLimit

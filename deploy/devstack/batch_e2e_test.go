@@ -18,15 +18,7 @@ import (
 // event reaches a webhook receiver. Then a receivables batch goes through
 // transactions-svc the same way, creating an item's contact.
 func TestBatchEndToEnd(t *testing.T) {
-	stack := startStack(t, tempRoot(t))
-	var e *e2e
-	defer func() {
-		if e != nil {
-			e.hc.CloseIdleConnections()
-		}
-		stack.stop(t)
-	}()
-	e = newE2E(t, stack.info)
+	stack, e := startWithClient(t)
 	limit := noRateLimit // the polling below must not meet the per-token limit
 	if _, err := e.admin.UpdateTenant(context.Background(), stack.info.DemoTenantID, client.TenantInput{
 		Limits: &client.LimitsInput{APIRequestsPerMinute: &limit},

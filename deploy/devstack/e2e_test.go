@@ -107,6 +107,19 @@ func startStack(t *testing.T, root string) *running {
 	return nil
 }
 
+// startWithClient runs a devstack of the test's own, in a fresh root, and
+// an e2e client of it. When the test ends the client's idle connections
+// close first (the gateway's shutdown would wait for them), then the stack
+// stops.
+func startWithClient(t *testing.T) (*running, *e2e) {
+	t.Helper()
+	stack := startStack(t, tempRoot(t))
+	t.Cleanup(func() { stack.stop(t) })
+	e := newE2E(t, stack.info)
+	t.Cleanup(e.hc.CloseIdleConnections)
+	return stack, e
+}
+
 // tempRoot is a fresh root the postgres OS user can reach.
 func tempRoot(t *testing.T) string {
 	t.Helper()
