@@ -186,11 +186,11 @@ func errorResponse(e *apierr.Error, requestID string) Response {
 // violation), and the transaction with it, rather than store twice.
 const insertSQL = `INSERT INTO idempotency_keys
 	(tenant_id, key, method, path, body_sha256, request_id, status, headers, body)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+	VALUES ($1, $2::text, $3, $4, $5::bytea, $6, $7::integer, $8, $9)`
 
 // replaceSQL stores a key over its expired row.
 const replaceSQL = `UPDATE idempotency_keys
-	SET method = $3, path = $4, body_sha256 = $5, request_id = $6, status = $7, headers = $8, body = $9,
+	SET method = $3, path = $4, body_sha256 = $5::bytea, request_id = $6, status = $7::integer, headers = $8, body = $9,
 	    created_at = now()
 	WHERE tenant_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'
 	RETURNING true`

@@ -29,10 +29,10 @@ import (
 const (
 	shapeTimeout = "SET LOCAL lock_timeout = '10000ms'"
 	shapeClaim   = `INSERT INTO idempotency_keys (tenant_id, key, method, path, body_sha256, request_id)
-		VALUES ($1, $2, 'POST', '/api/v1/contacts', $3, $4) RETURNING true`
+		VALUES ($1, $2::text, 'POST', '/api/v1/contacts', $3::bytea, $4) RETURNING true`
 	shapeDefinitions = `SELECT id, key, label, type, options, required FROM contact_field_definitions
 		WHERE tenant_id = $1 ORDER BY key`
-	shapePhone = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)
+	shapePhone = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3::text)
 		ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164 RETURNING id`
 	shapeOwners = `SELECT
 		coalesce((SELECT id FROM contacts WHERE tenant_id = $1 AND phone_id = $2 AND deleted_at IS NULL), ''),

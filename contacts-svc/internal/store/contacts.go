@@ -148,7 +148,7 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 func (t *Tx) InsertContact(ctx context.Context, c contact.Contact) error {
 	_, err := t.tx.Exec(ctx, `INSERT INTO contacts
 		(id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at, deleted_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)`,
 		c.ID, t.tenantID, c.ExternalID, c.FirstName, c.LastName, c.PhoneID, c.Email, c.CustomFields,
 		c.CreatedAt, c.UpdatedAt, c.DeletedAt)
 	if err != nil {
@@ -161,7 +161,7 @@ func (t *Tx) InsertContact(ctx context.Context, c contact.Contact) error {
 // timestamps of an existing contact.
 func (t *Tx) SaveContact(ctx context.Context, c contact.Contact) error {
 	tag, err := t.tx.Exec(ctx, `UPDATE contacts SET external_id = $3, first_name = $4, last_name = $5,
-		phone_id = $6, email = $7, custom_fields = $8, updated_at = $9, deleted_at = $10
+		phone_id = $6, email = $7, custom_fields = $8::jsonb, updated_at = $9, deleted_at = $10
 		WHERE tenant_id = $1 AND id = $2`,
 		t.tenantID, c.ID, c.ExternalID, c.FirstName, c.LastName, c.PhoneID, c.Email, c.CustomFields,
 		c.UpdatedAt, c.DeletedAt)
@@ -210,7 +210,7 @@ func (t *Tx) ClaimIdentity(ctx context.Context, e164 string, externalID *string)
 // contact when no live contact holds its phone record or external id.
 const insertFreeContactSQL = identitySQL + `, inserted AS (
 	INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at)
-	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9, $10, $11 FROM owners
+	SELECT $5, $2, $4, $6, $7, owners.phone_id, $8, $9::jsonb, $10, $11 FROM owners
 	 WHERE owners.phone_owner IS NULL AND owners.external_id_owner IS NULL`
 
 // insertNewContactSQL is identitySQL that also inserts the contact when no
@@ -232,9 +232,9 @@ const insertAssumedContactSQL = insertFreeContactSQL + ` AND owners.phone_id = $
 // transaction when the number has a record already or the external id a
 // live holder.
 const (
-	insertPhoneSQL   = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)`
+	insertPhoneSQL   = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3::text)`
 	insertContactSQL = `INSERT INTO contacts (id, tenant_id, external_id, first_name, last_name, phone_id, email,
-		custom_fields, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+		custom_fields, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`
 )
 
 // InsertNewContact is ClaimIdentity and, when neither the phone record nor

@@ -16,7 +16,7 @@ import (
 // it when missing. DO UPDATE (a no-op change) rather than DO NOTHING makes
 // RETURNING answer for an existing row too, and waits correctly for a
 // concurrent insert of the same number.
-const ensurePhoneSQL = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3)
+const ensurePhoneSQL = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3::text)
 ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164
 RETURNING id`
 
