@@ -105,6 +105,10 @@ func TestCreateContact(t *testing.T) {
 	if r.Status != http.StatusCreated || env.Data["id"] != "C1" || env.Data["first_name"] != "Jane" {
 		t.Fatalf("create = %d %s", r.Status, r.Body)
 	}
+	// Times as every response shows them: UTC with milliseconds (contract section 2).
+	if env.Data["created_at"] != "2026-01-02T03:04:05.000Z" || env.Data["updated_at"] != "2026-01-02T03:04:05.000Z" {
+		t.Errorf("created_at, updated_at = %v, %v; want 2026-01-02T03:04:05.000Z", env.Data["created_at"], env.Data["updated_at"])
+	}
 	call := s.Contacts.Last("/internal/v1/contacts/find-or-create")
 	if call.IdempotencyKey != "k-contact" || call.Token != tok || call.Body["external_id"] != nil {
 		t.Errorf("find-or-create call = %+v", call)

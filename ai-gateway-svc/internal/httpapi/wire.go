@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"encoding/json"
-	"time"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 
 	"github.com/paylane/paylane/ai-gateway-svc/internal/app"
+	"github.com/paylane/paylane/libs/apitime"
 )
 
 // resolution is the answer of resolve-contact (contract section 11).
@@ -51,7 +51,7 @@ type contact struct {
 func newContact(c *contacts.Contact) contact {
 	return contact{ID: c.ID, ExternalID: c.ExternalID, FirstName: c.FirstName, LastName: c.LastName, Phone: c.Phone,
 		PhoneID: c.PhoneID, Email: c.Email, CustomFields: orEmpty(c.CustomFields),
-		CreatedAt: c.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: c.UpdatedAt.UTC().Format(time.RFC3339)}
+		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt)}
 }
 
 // draft is the answer of prepare (contract section 11): receivable_id or

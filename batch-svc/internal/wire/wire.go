@@ -7,21 +7,13 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
+	"github.com/paylane/paylane/libs/apitime"
 )
 
-// timeLayout is the API's timestamp format (RFC 3339, UTC, milliseconds).
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
 // Time formats t as the API does.
-func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
+func Time(t time.Time) string { return apitime.Format(t) }
 
-func optTime(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := Time(*t)
-	return &s
-}
+func optTime(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 // Header is a batch header (spec section 2).
 type Header struct {

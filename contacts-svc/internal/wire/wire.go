@@ -8,14 +8,12 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/phone"
 )
 
-// timeLayout is RFC 3339 in UTC with milliseconds (contract section 2).
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
 // Time formats a timestamp for the API.
-func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
+func Time(t time.Time) string { return apitime.Format(t) }
 
 // Contact is a contact as the API and the events show it. DeletedAt is in
 // the JSON only when shown (lists and reads with with_trashed=1, events);

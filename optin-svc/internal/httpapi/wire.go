@@ -3,24 +3,16 @@ package httpapi
 import (
 	"time"
 
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
 
-// timeLayout is RFC 3339 in UTC with milliseconds (contract section 2).
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
 // formatTime renders a timestamp for the API.
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+func formatTime(t time.Time) string { return apitime.Format(t) }
 
 // formatTimePtr renders an optional timestamp (null when absent).
-func formatTimePtr(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := formatTime(*t)
-	return &s
-}
+func formatTimePtr(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 // optional renders "" as null.
 func optional(s string) *string {

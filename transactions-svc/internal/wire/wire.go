@@ -7,26 +7,18 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// timeLayout is RFC 3339 in UTC with milliseconds (contract section 2).
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
 // Time formats a timestamp for the API.
-func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
+func Time(t time.Time) string { return apitime.Format(t) }
 
 // OptTime formats an optional timestamp; nil stays nil.
-func OptTime(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := Time(*t)
-	return &s
-}
+func OptTime(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 func custom(m map[string]json.RawMessage) map[string]json.RawMessage {
 	if m == nil {
