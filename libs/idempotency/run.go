@@ -183,7 +183,9 @@ func errorResponse(e *apierr.Error, requestID string) Response {
 
 // insertSQL stores a key with its response. Under the key's lock the row
 // cannot exist; a writer that took no lock makes it fail (unique
-// violation), and the transaction with it, rather than store twice.
+// violation), and the transaction with it, rather than store twice. key,
+// body_sha256 and status are domains (migration 00003): their parameters
+// are typed as the base types, which pgx encodes.
 const insertSQL = `INSERT INTO idempotency_keys
 	(tenant_id, key, method, path, body_sha256, request_id, status, headers, body)
 	VALUES ($1, $2::text, $3, $4, $5::bytea, $6, $7::integer, $8, $9)`

@@ -145,6 +145,9 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 }
 
 // InsertContact stores a new contact whose PhoneID is set (EnsurePhone).
+// custom_fields and phones.e164 are domains (migration 00005): their
+// parameters here and below are cast to the base type, which pgx encodes
+// (a domain's own type is unknown to it).
 func (t *Tx) InsertContact(ctx context.Context, c contact.Contact) error {
 	_, err := t.tx.Exec(ctx, `INSERT INTO contacts
 		(id, tenant_id, external_id, first_name, last_name, phone_id, email, custom_fields, created_at, updated_at, deleted_at)

@@ -15,7 +15,8 @@ import (
 // ensurePhoneSQL returns the id of the tenant's record of a number, creating
 // it when missing. DO UPDATE (a no-op change) rather than DO NOTHING makes
 // RETURNING answer for an existing row too, and waits correctly for a
-// concurrent insert of the same number.
+// concurrent insert of the same number. e164 is a domain (migration 00005):
+// $3 is typed text, which pgx encodes.
 const ensurePhoneSQL = `INSERT INTO phones (id, tenant_id, e164) VALUES ($1, $2, $3::text)
 ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164
 RETURNING id`
