@@ -86,14 +86,7 @@ func newEnvWith(t *testing.T, wrap bool, opts ...idempotency.Option) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "idempotency", idempotency.Migrations(), things()))
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := testkit.NewSigner(t)
 	verifier, err := authz.NewStaticVerifier(signer.JWKS())
 	if err != nil {
 		t.Fatal(err)

@@ -45,14 +45,7 @@ func newEnv(t testing.TB) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "contacts_http", migrations.Sets()...))
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := testkit.NewSigner(t)
 	verifier, err := authz.NewStaticVerifier(signer.JWKS())
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,6 @@ package testsvc
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -58,23 +56,7 @@ func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config))
 	t.Helper()
 	pg := testkit.PG(t)
 	appDSN := pg.Database(t, "contacts_svc", migrations.Sets()...)
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	identity := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/internal/v1/jwks" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(signer.JWKS())
-	}))
-	t.Cleanup(identity.Close)
+	signer := testkit.NewSigner(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan contacts.Addrs, 1)
@@ -82,7 +64,7 @@ func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config))
 	cfg := contacts.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
 		DatabaseURL: appDSN, DBMaxConns: 8, KafkaBrokers: brokers,
-		IdentityURL: identity.URL, DefaultRegion: "US",
+		IdentityURL: testkit.IdentityJWKS(t, signer), DefaultRegion: "US",
 		Ready: func(a contacts.Addrs) { ready <- a },
 	}
 	if configure != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/libs/testkit"
 )
 
 // InternalTokenTTL is the lifetime of the internal JWTs Identity issues.
@@ -46,15 +47,7 @@ type Token struct {
 // deployment), closed at cleanup.
 func NewIdentity(t testing.TB) *Identity {
 	t.Helper()
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := &Identity{Signer: signer, tokens: map[string]Token{}}
+	id := &Identity{Signer: testkit.NewSigner(t), tokens: map[string]Token{}}
 	id.srv = httptest.NewServer(http.HandlerFunc(id.introspect))
 	id.URL = id.srv.URL
 	t.Cleanup(id.srv.Close)

@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"testing"
 	"time"
@@ -38,19 +37,7 @@ type ServiceOptions struct {
 // listeners on port 0 until the test ends.
 func StartService(t testing.TB, o ServiceOptions) *Service {
 	t.Helper()
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(signer.JWKS())
-	}))
-	t.Cleanup(jwks.Close)
+	signer := testkit.NewSigner(t)
 	db := NewDB(t)
 	if o.Concurrency == 0 {
 		o.Concurrency = 8
@@ -64,7 +51,7 @@ func StartService(t testing.TB, o ServiceOptions) *Service {
 	cfg := webhooksvc.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
 		DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: o.Conns,
-		KafkaBrokers: o.Brokers, IdentityURL: jwks.URL, EncryptionKey: Key(t),
+		KafkaBrokers: o.Brokers, IdentityURL: testkit.IdentityJWKS(t, signer), EncryptionKey: Key(t),
 		AllowCIDRs: o.Allow, ExtraRootCAs: o.Roots, DispatchConcurrency: o.Concurrency, Consumers: 3, PollInterval: 50 * time.Millisecond,
 		Logger: Logger(t), Ready: func(a webhooksvc.Addrs) { ready <- a },
 	}
