@@ -25,6 +25,11 @@ const (
 	shutdownTimeout = 10 * time.Second
 	// cleanupInterval is how often expired idempotency keys are deleted.
 	cleanupInterval = time.Hour
+	// inboxRetention keeps consumed event ids well past any topic's
+	// retention, so no redelivery outlives its claim.
+	inboxRetention = 30 * 24 * time.Hour
+	// pruneInterval is how often old inbox claims are deleted.
+	pruneInterval = time.Hour
 	// jwksPath is where identity-svc publishes the keys of internal tokens.
 	jwksPath = "/internal/v1/jwks"
 	// consumerGroup is optin-svc's Kafka consumer group.

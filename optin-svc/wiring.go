@@ -14,6 +14,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/inbox"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/optin-svc/internal/app"
@@ -77,6 +78,6 @@ func startWorkers(ctx context.Context, cfg Config, pool *pgxpool.Pool, a *app.Ap
 			workerErr <- fmt.Errorf("event consumer: %w", err)
 		}
 	})
-	workers.Go(func() { pruneInboxEvery(ctx, pool, pruneInterval, log) })
+	workers.Go(func() { inbox.PruneEvery(ctx, pool, inboxRetention, pruneInterval, log) })
 	return &workers, workerErr
 }

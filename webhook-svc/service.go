@@ -184,23 +184,7 @@ func startWorkers(ctx context.Context, wg *sync.WaitGroup, errs chan<- error, cf
 		}
 	}
 	wg.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
-	wg.Go(func() { pruneInbox(ctx, pool, log) })
-}
-
-// pruneInbox drops consumed-event claims older than the topics keep events.
-func pruneInbox(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) {
-	t := time.NewTicker(cleanupInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if _, err := inbox.Prune(ctx, pool, inboxRetention); err != nil && ctx.Err() == nil {
-			log.Warn("pruning inbox", "err", err)
-		}
-	}
+	wg.Go(func() { inbox.PruneEvery(ctx, pool, inboxRetention, cleanupInterval, log) })
 }
 
 // rootCAs is the trust store of deliveries: cfg.ExtraRootCAs when set (it

@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -84,4 +85,24 @@ func Prune(ctx context.Context, db Execer, olderThan time.Duration) (int64, erro
 		return 0, fmt.Errorf("inbox: pruning: %w", err)
 	}
 	return tag.RowsAffected(), nil
+}
+
+// PruneEvery runs Prune with olderThan every interval until ctx is done,
+// logging failures. Consumers start it next to their listeners.
+func PruneEvery(ctx context.Context, db Execer, olderThan, interval time.Duration, log *slog.Logger) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := Prune(ctx, db, olderThan); err != nil && ctx.Err() == nil {
+			log.Warn("pruning inbox", "err", err)
+		}
+	}
 }

@@ -137,6 +137,37 @@ func TestClaimKeepsTenantScopeAndPruneDeletesOld(t *testing.T) {
 	}
 }
 
+// PruneEvery prunes on its interval until ctx ends.
+func TestPruneEveryDeletesOldClaimsOnItsInterval(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	pool := newPool(t)
+	if _, err := claim(ctx, pool, "c", "old"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "UPDATE inbox SET received_at = now() - interval '8 days' WHERE event_id = 'old'"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { inbox.PruneEvery(ctx, pool, 7*24*time.Hour, 10*time.Millisecond, nil); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var n int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM inbox").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d claims left after 10 s", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+}
+
 func claimAll(ctx context.Context, pool *pgxpool.Pool, tenantID, consumer string, ids ...string) ([]string, error) {
 	var claimed []string
 	err := tenancy.Do(ctx, pool, tenantID, func(tx pgx.Tx) error {
