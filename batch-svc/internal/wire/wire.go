@@ -4,16 +4,10 @@ package wire
 
 import (
 	"strings"
-	"time"
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
 	"github.com/paylane/paylane/libs/apitime"
 )
-
-// Time formats t as the API does.
-func Time(t time.Time) string { return apitime.Format(t) }
-
-func optTime(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 // Header is a batch header (spec section 2).
 type Header struct {
@@ -46,8 +40,8 @@ func NewHeader(h batch.Header, base string) Header {
 	return Header{
 		ID: h.ID, Type: h.Type, Status: h.Status, TotalItems: h.TotalItems, ProcessedItems: h.ProcessedItems,
 		SucceededItems: h.SucceededItems, FailedItems: h.FailedItems, Options: h.Options,
-		FailureReason: h.FailureReason, StartedAt: optTime(h.StartedAt), CompletedAt: optTime(h.CompletedAt),
-		CreatedAt: Time(h.CreatedAt), UpdatedAt: Time(h.UpdatedAt),
+		FailureReason: h.FailureReason, StartedAt: apitime.FormatPtr(h.StartedAt), CompletedAt: apitime.FormatPtr(h.CompletedAt),
+		CreatedAt: apitime.Format(h.CreatedAt), UpdatedAt: apitime.Format(h.UpdatedAt),
 		Links: Links{Self: self, Errors: self + "/errors"},
 	}
 }

@@ -1,6 +1,9 @@
 package wire
 
-import "github.com/paylane/paylane/contacts-svc/internal/contact"
+import (
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/apitime"
+)
 
 // Definition is a contact field definition as the API shows it; options
 // is null for types other than enum.
@@ -19,7 +22,7 @@ type Definition struct {
 func NewDefinition(d contact.Definition) Definition {
 	return Definition{
 		ID: d.ID, Key: d.Key, Label: d.Label, Type: string(d.Type), Options: d.Options, Required: d.Required,
-		CreatedAt: Time(d.CreatedAt), UpdatedAt: Time(d.UpdatedAt),
+		CreatedAt: apitime.Format(d.CreatedAt), UpdatedAt: apitime.Format(d.UpdatedAt),
 	}
 }
 
@@ -58,5 +61,5 @@ type PhoneRecord struct {
 
 // NewPhoneRecord renders p.
 func NewPhoneRecord(p contact.PhoneRecord) PhoneRecord {
-	return PhoneRecord{ID: p.ID, Phone: p.E164, CreatedAt: Time(p.CreatedAt)}
+	return PhoneRecord{ID: p.ID, Phone: p.E164, CreatedAt: apitime.Format(p.CreatedAt)}
 }

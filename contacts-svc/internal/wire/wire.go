@@ -12,9 +12,6 @@ import (
 	"github.com/paylane/paylane/libs/phone"
 )
 
-// Time formats a timestamp for the API.
-func Time(t time.Time) string { return apitime.Format(t) }
-
 // Contact is a contact as the API and the events show it. DeletedAt is in
 // the JSON only when shown (lists and reads with with_trashed=1, events);
 // the opt-in fields only on a single read.
@@ -49,7 +46,7 @@ func (d Deleted) MarshalJSON() ([]byte, error) {
 	if d.At == nil {
 		return []byte("null"), nil
 	}
-	return json.Marshal(Time(*d.At))
+	return json.Marshal(apitime.Format(*d.At))
 }
 
 // NewContact renders c; withDeleted shows deleted_at.
@@ -61,7 +58,7 @@ func NewContact(c contact.Contact, withDeleted bool) Contact {
 	return Contact{
 		ID: c.ID, ExternalID: c.ExternalID, FirstName: c.FirstName, LastName: c.LastName,
 		Phone: c.Phone, PhoneID: c.PhoneID, Email: c.Email, CustomFields: cf,
-		CreatedAt: Time(c.CreatedAt), UpdatedAt: Time(c.UpdatedAt),
+		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt),
 		DeletedAt: Deleted{Shown: withDeleted, At: c.DeletedAt},
 	}
 }
@@ -103,16 +100,8 @@ type Consent struct {
 func newConsent(k contact.Consent) Consent {
 	return Consent{
 		ID: k.ID, ContactID: k.ContactID, OptInCodeID: k.OptInCodeID, Status: k.Status, Channel: k.Channel,
-		ConsentedAt: optionalTime(k.ConsentedAt), RevokedAt: optionalTime(k.RevokedAt), CreatedAt: Time(k.CreatedAt),
+		ConsentedAt: apitime.FormatPtr(k.ConsentedAt), RevokedAt: apitime.FormatPtr(k.RevokedAt), CreatedAt: apitime.Format(k.CreatedAt),
 	}
-}
-
-func optionalTime(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := Time(*t)
-	return &s
 }
 
 // Candidate is a search result for the AI gateway: enough to tell people

@@ -1,18 +1,10 @@
 package httpapi
 
 import (
-	"time"
-
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
-
-// formatTime renders a timestamp for the API.
-func formatTime(t time.Time) string { return apitime.Format(t) }
-
-// formatTimePtr renders an optional timestamp (null when absent).
-func formatTimePtr(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 // optional renders "" as null.
 func optional(s string) *string {
@@ -37,7 +29,7 @@ type suppressionJSON struct {
 func newSuppression(s optin.Suppression) suppressionJSON {
 	return suppressionJSON{
 		ID: s.ID, PhoneLast4: phone.Last4(s.Phone), ContactPhoneID: optional(s.ContactPhoneID),
-		Reason: s.Reason, Channel: s.Channel, Source: s.Source, CreatedAt: formatTime(s.CreatedAt),
+		Reason: s.Reason, Channel: s.Channel, Source: s.Source, CreatedAt: apitime.Format(s.CreatedAt),
 	}
 }
 
@@ -80,9 +72,9 @@ func newMessages(list []optin.Message) []messageJSON {
 			ID: m.ID, NotificationID: m.NotificationID, Kind: m.Kind, TransactionID: optional(m.TransactionID),
 			ContactID: optional(m.ContactID), Channel: optin.ChannelSMS, To: m.To, From: optional(m.From),
 			Body: m.Body, Status: m.Status, Provider: m.Provider, ProviderMessageID: optional(m.ProviderMessageID),
-			Attempts: m.Attempts, FailureReason: optional(m.FailureReason), SentAt: formatTimePtr(m.SentAt),
-			DeliveredAt: formatTimePtr(m.DeliveredAt), FailedAt: formatTimePtr(m.FailedAt),
-			CreatedAt: formatTime(m.CreatedAt), UpdatedAt: formatTime(m.UpdatedAt),
+			Attempts: m.Attempts, FailureReason: optional(m.FailureReason), SentAt: apitime.FormatPtr(m.SentAt),
+			DeliveredAt: apitime.FormatPtr(m.DeliveredAt), FailedAt: apitime.FormatPtr(m.FailedAt),
+			CreatedAt: apitime.Format(m.CreatedAt), UpdatedAt: apitime.Format(m.UpdatedAt),
 		}
 	}
 	return out
@@ -106,7 +98,7 @@ func (h *Handlers) newCode(c optin.Code) codeJSON {
 	return codeJSON{
 		ID: c.ID, Name: c.Name, URL: h.app.CodeURL(c), IsLive: c.IsLive, IsDefault: c.IsDefault,
 		DoubleOptIn: c.DoubleOptIn, ScanCount: c.ScanCount, OptInCount: c.OptInCount,
-		CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt),
+		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt),
 	}
 }
 
@@ -134,8 +126,8 @@ type consentJSON struct {
 func newConsent(c optin.Consent) consentJSON {
 	return consentJSON{
 		ID: c.ID, ContactID: c.ContactID, OptInCodeID: optional(c.OptInCodeID), Status: c.Status, Channel: c.Channel,
-		ConsentedAt: formatTime(c.ConsentedAt), ConfirmedAt: formatTimePtr(c.ConfirmedAt),
-		RevokedAt: formatTimePtr(c.RevokedAt), CreatedAt: formatTime(c.CreatedAt),
+		ConsentedAt: apitime.Format(c.ConsentedAt), ConfirmedAt: apitime.FormatPtr(c.ConfirmedAt),
+		RevokedAt: apitime.FormatPtr(c.RevokedAt), CreatedAt: apitime.Format(c.CreatedAt),
 	}
 }
 

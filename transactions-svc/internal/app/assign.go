@@ -3,11 +3,11 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
-	"github.com/paylane/paylane/transactions-svc/internal/wire"
 )
 
 // emitAssigned records transaction.campaign_assigned for the item's campaign.
@@ -24,7 +24,7 @@ func (a *App) emitAssigned(ctx context.Context, tx *store.Tx, it txn.Item, previ
 func (a *App) assignedEvent(ctx context.Context, tenantID string, it txn.Item, previous *string, automatic bool) (events.Envelope, error) {
 	data := events.CampaignAssigned{
 		TransactionID: it.TransactionID, Direction: string(it.Direction), ContactID: it.ContactID,
-		CampaignID: *it.CampaignID, PreviousCampaignID: previous, Automatic: automatic, AssignedAt: wire.Time(a.Now()),
+		CampaignID: *it.CampaignID, PreviousCampaignID: previous, Automatic: automatic, AssignedAt: apitime.Format(a.Now()),
 	}
 	if it.Direction == txn.Payable {
 		data.PayableID = it.ID

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -83,8 +84,8 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	return httpx.Data(c, http.StatusCreated, wire.Draft{
 		TransactionID: it.TransactionID, ReceivableID: rid, PayableID: pid, Direction: string(d), Status: string(it.Status),
 		Preview: wire.Preview{RecipientName: p.RecipientName, PhoneLast4: p.PhoneLast4, AmountFormatted: p.AmountFormatted,
-			MessagePreview: p.MessagePreview, SendAt: wire.OptTime(it.SendAt)},
-		ExpiresAt: wire.Time(p.ExpiresAt),
+			MessagePreview: p.MessagePreview, SendAt: apitime.FormatPtr(it.SendAt)},
+		ExpiresAt: apitime.Format(p.ExpiresAt),
 	})
 }
 

@@ -5,7 +5,6 @@ package wire
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/events"
@@ -13,12 +12,6 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
-
-// Time formats a timestamp for the API.
-func Time(t time.Time) string { return apitime.Format(t) }
-
-// OptTime formats an optional timestamp; nil stays nil.
-func OptTime(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 func custom(m map[string]json.RawMessage) map[string]json.RawMessage {
 	if m == nil {
@@ -31,7 +24,7 @@ func latest(m *txn.Message) *events.LatestMessage {
 	if m == nil {
 		return nil
 	}
-	return &events.LatestMessage{Status: m.Status, Channel: m.Channel, SentAt: OptTime(m.SentAt)}
+	return &events.LatestMessage{Status: m.Status, Channel: m.Channel, SentAt: apitime.FormatPtr(m.SentAt)}
 }
 
 // Receivable renders a receivable; linkURL is its live payment link or nil.
@@ -39,11 +32,11 @@ func Receivable(it txn.Item, linkURL *string) events.Receivable {
 	return events.Receivable{
 		ID: it.ID, TransactionID: it.TransactionID, ContactID: it.ContactID, ExternalID: it.ExternalID,
 		Amount: it.Amount, Currency: it.Currency, Description: it.Description, DueDate: it.DueDate,
-		Status: string(it.Status), PaymentLinkURL: linkURL, LinkExpiresAt: OptTime(it.Link.ExpiresAt),
-		SendAt: OptTime(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
-		PayerVerifiedAt: OptTime(it.PayerVerifiedAt), PaidAt: OptTime(it.PaidAt), PaymentMethod: it.PaymentMethod,
+		Status: string(it.Status), PaymentLinkURL: linkURL, LinkExpiresAt: apitime.FormatPtr(it.Link.ExpiresAt),
+		SendAt: apitime.FormatPtr(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
+		PayerVerifiedAt: apitime.FormatPtr(it.PayerVerifiedAt), PaidAt: apitime.FormatPtr(it.PaidAt), PaymentMethod: it.PaymentMethod,
 		FailureReason: it.FailureReason, LatestMessage: latest(it.LatestMessage),
-		CreatedAt: Time(it.CreatedAt), UpdatedAt: Time(it.UpdatedAt),
+		CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt),
 	}
 }
 
@@ -56,11 +49,11 @@ func Payable(it txn.Item) events.Payable {
 	return events.Payable{
 		ID: it.ID, TransactionID: it.TransactionID, ContactID: it.ContactID, ExternalID: it.ExternalID,
 		Amount: it.Amount, Currency: it.Currency, Description: it.Description, DueDate: it.DueDate,
-		Status: string(it.Status), LinkExpiresAt: OptTime(it.Link.ExpiresAt),
-		SendAt: OptTime(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
-		Destination: dest, IdentityVerifiedAt: OptTime(it.IdentityVerifiedAt), DisbursedAt: OptTime(it.DisbursedAt),
+		Status: string(it.Status), LinkExpiresAt: apitime.FormatPtr(it.Link.ExpiresAt),
+		SendAt: apitime.FormatPtr(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
+		Destination: dest, IdentityVerifiedAt: apitime.FormatPtr(it.IdentityVerifiedAt), DisbursedAt: apitime.FormatPtr(it.DisbursedAt),
 		FailureReason: it.FailureReason, LatestMessage: latest(it.LatestMessage),
-		CreatedAt: Time(it.CreatedAt), UpdatedAt: Time(it.UpdatedAt),
+		CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt),
 	}
 }
 
@@ -81,7 +74,7 @@ type Transaction struct {
 // NewTransaction renders the parent of it.
 func NewTransaction(it txn.Item) Transaction {
 	t := Transaction{ID: it.TransactionID, Direction: string(it.Direction), ContactID: it.ContactID,
-		CampaignID: it.CampaignID, Status: string(it.Status), CreatedAt: Time(it.CreatedAt), UpdatedAt: Time(it.UpdatedAt)}
+		CampaignID: it.CampaignID, Status: string(it.Status), CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt)}
 	id := it.ID
 	if it.Direction == txn.Payable {
 		t.PayableID = &id
@@ -107,7 +100,7 @@ type Definition struct {
 // NewDefinition renders d.
 func NewDefinition(d fielddef.Definition) Definition {
 	return Definition{ID: d.ID, Key: d.Key, Label: d.Label, Type: string(d.Type), Options: d.Options,
-		Required: d.Required, CreatedAt: Time(d.CreatedAt), UpdatedAt: Time(d.UpdatedAt)}
+		Required: d.Required, CreatedAt: apitime.Format(d.CreatedAt), UpdatedAt: apitime.Format(d.UpdatedAt)}
 }
 
 // Step is a campaign step.
@@ -141,7 +134,7 @@ type Campaign struct {
 func NewCampaign(c campaign.Campaign) Campaign {
 	out := Campaign{ID: c.ID, Name: c.Name, Direction: string(c.Direction), Status: string(c.Status),
 		IsActive: c.IsActive, Priority: c.Priority, Steps: make([]Step, len(c.Steps)), Rules: make([]Rule, len(c.Rules)),
-		CreatedAt: Time(c.CreatedAt), UpdatedAt: Time(c.UpdatedAt)}
+		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt)}
 	for i, s := range c.Steps {
 		out.Steps[i] = Step{DelayHours: s.DelayHours, Message: s.Message}
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
@@ -123,7 +124,7 @@ func Body(env events.Envelope) ([]byte, error) {
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
 	}
-	b, err := wire.Marshal(payload{ID: env.ID, Type: env.Type, CreatedAt: wire.Time(env.OccurredAt), Data: data})
+	b, err := wire.Marshal(payload{ID: env.ID, Type: env.Type, CreatedAt: apitime.Format(env.OccurredAt), Data: data})
 	if err != nil {
 		return nil, fmt.Errorf("rendering event %s: %w", env.ID, err)
 	}

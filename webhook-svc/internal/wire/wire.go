@@ -2,16 +2,9 @@
 package wire
 
 import (
-	"time"
-
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
-
-// Time formats t as the API does.
-func Time(t time.Time) string { return apitime.Format(t) }
-
-func optTime(t *time.Time) *string { return apitime.FormatPtr(t) }
 
 // Endpoint is a webhook endpoint in API responses, with its health fields.
 // SigningSecret is set only in the create and rotate-secret responses.
@@ -38,9 +31,9 @@ func NewEndpoint(e webhook.Endpoint) Endpoint {
 	}
 	return Endpoint{
 		ID: e.ID, Name: e.Name, URL: e.URL, SubscribedEvents: events, IsActive: e.IsActive,
-		ConsecutiveFailures: e.ConsecutiveFailures, LastSucceededAt: optTime(e.LastSucceededAt),
-		LastFailedAt: optTime(e.LastFailedAt), DisabledAt: optTime(e.DisabledAt),
-		CreatedAt: Time(e.CreatedAt), UpdatedAt: Time(e.UpdatedAt),
+		ConsecutiveFailures: e.ConsecutiveFailures, LastSucceededAt: apitime.FormatPtr(e.LastSucceededAt),
+		LastFailedAt: apitime.FormatPtr(e.LastFailedAt), DisabledAt: apitime.FormatPtr(e.DisabledAt),
+		CreatedAt: apitime.Format(e.CreatedAt), UpdatedAt: apitime.Format(e.UpdatedAt),
 	}
 }
 
@@ -94,8 +87,8 @@ func Deliveries(list []webhook.Delivery) []Delivery {
 		row := Delivery{
 			ID: d.ID, EndpointID: d.EndpointID, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
 			AttemptCount: d.AttemptCount, ResponseStatus: d.ResponseStatus, LastError: d.LastError,
-			NextAttemptAt: optTime(d.NextAttemptAt), DeliveredAt: optTime(d.DeliveredAt),
-			CreatedAt: Time(d.CreatedAt), Attempts: make([]Attempt, 0, len(d.Attempts)),
+			NextAttemptAt: apitime.FormatPtr(d.NextAttemptAt), DeliveredAt: apitime.FormatPtr(d.DeliveredAt),
+			CreatedAt: apitime.Format(d.CreatedAt), Attempts: make([]Attempt, 0, len(d.Attempts)),
 		}
 		for _, a := range d.Attempts {
 			status := "failed"
@@ -104,7 +97,7 @@ func Deliveries(list []webhook.Delivery) []Delivery {
 			}
 			row.Attempts = append(row.Attempts, Attempt{
 				Number: a.Number, Status: status, ResponseStatus: a.ResponseStatus, Error: a.Error,
-				AttemptedAt: Time(a.AttemptedAt), DurationMS: a.DurationMS,
+				AttemptedAt: apitime.Format(a.AttemptedAt), DurationMS: a.DurationMS,
 			})
 		}
 		out = append(out, row)
