@@ -1,10 +1,8 @@
 package devstack
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -156,34 +154,9 @@ func (e *e2e) mintAll(t *testing.T, tenantID, name string) string {
 // when key is not empty, an Idempotency-Key.
 func (e *e2e) aiSend(t *testing.T, method, path, token string, body any, key string) response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, e.info.GatewayURL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
+	var header map[string]string
 	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
+		header = map[string]string{"Idempotency-Key": key}
 	}
-	resp, err := e.hc.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: out}
+	return e.send(t, method, path, token, body, header)
 }

@@ -1,6 +1,7 @@
 package devstack
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -47,11 +48,30 @@ type response struct {
 
 func (e *e2e) do(t *testing.T, method, path, token string, header map[string]string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, e.info.GatewayURL+path, nil)
+	return e.send(t, method, path, token, nil, header)
+}
+
+// send sends a request through the gateway with token (none when empty),
+// body as JSON (no body when nil) and the extra headers, and reads the
+// answer whole.
+func (e *e2e) send(t *testing.T, method, path, token string, body any, header map[string]string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, e.info.GatewayURL+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -63,11 +83,11 @@ func (e *e2e) do(t *testing.T, method, path, token string, header map[string]str
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	out, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body}
+	return response{status: resp.StatusCode, header: resp.Header, body: out}
 }
 
 func (e *e2e) get(t *testing.T, path, token string) response {

@@ -1,7 +1,6 @@
 package devstack
 
 import (
-	"bytes"
 	"crypto/tls"
 	"encoding/json"
 	"io"
@@ -97,26 +96,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 // send is a JSON request with the demo token.
 func (e *e2e) whSend(t *testing.T, method, path string, body any) response {
 	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(method, e.info.GatewayURL+path, bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+e.info.DemoToken)
-	resp, err := e.hc.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: out}
+	return e.send(t, method, path, e.info.DemoToken, body, nil)
 }
 
 func whDecode(t *testing.T, b []byte, v any) {
