@@ -55,13 +55,43 @@ func HTTPMetrics(reg prometheus.Registerer, service string) fiber.Handler {
 				status = statusOf(c, err)
 			}
 			route := routeOf(c, err)
-			method := c.Method()
+			method := methodLabel(c.Method())
 			requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 			duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 		}()
 		err = c.Next()
 		finished = true
 		return err
+	}
+}
+
+// methodLabel is the method as a label value: a constant string, since the
+// one Fiber returns points into the connection's request buffer, which the
+// next request on the connection overwrites while the registry still holds
+// the label. Methods outside the standard set share one label, so a client
+// cannot mint label values.
+func methodLabel(m string) string {
+	switch m {
+	case fiber.MethodGet:
+		return fiber.MethodGet
+	case fiber.MethodHead:
+		return fiber.MethodHead
+	case fiber.MethodPost:
+		return fiber.MethodPost
+	case fiber.MethodPut:
+		return fiber.MethodPut
+	case fiber.MethodPatch:
+		return fiber.MethodPatch
+	case fiber.MethodDelete:
+		return fiber.MethodDelete
+	case fiber.MethodOptions:
+		return fiber.MethodOptions
+	case fiber.MethodConnect:
+		return fiber.MethodConnect
+	case fiber.MethodTrace:
+		return fiber.MethodTrace
+	default:
+		return "other"
 	}
 }
 
