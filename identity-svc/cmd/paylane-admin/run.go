@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,7 +39,14 @@ type cli struct {
 // run is the whole command: it parses args, runs the command and returns
 // the exit status (0 success, 1 failure).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if err := execute(ctx, args, stdout); err != nil {
+	err := execute(ctx, args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		// --help or -h, on the command or any subcommand: usage is the
+		// answer asked for, on stdout.
+		_, _ = io.WriteString(stdout, usage)
+		return 0
+	}
+	if err != nil {
 		reportError(stderr, err)
 		return 1
 	}
@@ -94,9 +102,22 @@ func lookup(name string, args []string) (command, error) {
 	return nil, usageError(fmt.Errorf("unknown command %q", name))
 }
 
-// print writes v as indented JSON.
+// print writes v as indented JSON. HTML characters stay as they are: an SMS
+// body's link holds "&", and a person copies it from here.
 func (c *cli) print(v any) error {
+	if raw, ok := v.(json.RawMessage); ok {
+		// The services escape "&" as \u0026 on the wire; read the answer
+		// back so it prints as the text it stands for.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var decoded any
+		if err := dec.Decode(&decoded); err != nil {
+			return fmt.Errorf("reading the answer: %w", err)
+		}
+		v = decoded
+	}
 	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

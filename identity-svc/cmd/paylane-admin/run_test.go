@@ -198,18 +198,36 @@ func TestMessagesQueriesTheSink(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotPath, gotQuery, gotAuth = r.URL.Path, r.URL.Query().Get("to"), r.Header.Get("Authorization")
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"data":[{"to":"+15550001111","body":"hi"}]}`)
+		// As Go services write it: "&" escaped as \u0026.
+		fmt.Fprint(w, `{"data":[{"to":"+15550001111","body":"Pay: https://pay.example/l/r/01J?expires=1\u0026signature=ab"}]}`)
 	}))
 	defer srv.Close()
 	var out struct {
 		Data []map[string]string `json:"data"`
 	}
-	mustRun(t, &out, "--admin-url", srv.URL, "--admin-token", "tok", "--config", writeConfig(t, devstack{}),
-		"messages", "--tenant", "T1", "--to", "+15550001111")
+	args := []string{"--admin-url", srv.URL, "--admin-token", "tok", "--config", writeConfig(t, devstack{}),
+		"messages", "--tenant", "T1", "--to", "+15550001111"}
+	mustRun(t, &out, args...)
 	if gotPath != "/admin/v1/tenants/T1/messages" || gotQuery != "+15550001111" || gotAuth != "Bearer tok" {
 		t.Errorf("request %s?to=%s with %q", gotPath, gotQuery, gotAuth)
 	}
-	if len(out.Data) != 1 || out.Data[0]["body"] != "hi" {
+	const link = "https://pay.example/l/r/01J?expires=1&signature=ab"
+	if len(out.Data) != 1 || out.Data[0]["body"] != "Pay: "+link {
 		t.Errorf("printed %+v", out)
+	}
+	// A person copies the link from the printed text: it must read as sent.
+	if _, stdout, _ := cliRun(t, args...); !strings.Contains(stdout, link) {
+		t.Errorf("printed text lacks the link as sent:\n%s", stdout)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"tokens", "create", "--help"}, {"messages", "-h"}} {
+		code, stdout, stderr := cliRun(t, args...)
+		if code != 0 || !strings.Contains(stdout, "usage: paylane-admin") || stderr != "" {
+			t.Errorf("paylane-admin %s = exit %d, stdout %q, stderr %q; want 0 with the usage on stdout",
+				strings.Join(args, " "), code, stdout, stderr)
+		}
 	}
 }
