@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/paylane/paylane/identity-svc/client"
@@ -235,6 +236,7 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 			AdminURL:     adminURL,
 			AdminToken:   s.secrets.AdminToken,
 			SMSAuthToken: s.secrets.SMSAuthToken,
+			KafkaBrokers: strings.Join(s.brokers, ","),
 		},
 		Root:         s.paths.root,
 		GatewayAddr:  public,

@@ -160,16 +160,17 @@ func checkStateFile(t *testing.T, info Info) {
 		}
 	}
 	sort.Strings(keys)
-	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "gateway_url", "sms_auth_token"}
+	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "gateway_url", "kafka_brokers", "sms_auth_token"}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("devstack.json keys (-want +got):\n%s", diff)
 	}
 	_, gwPort, _ := net.SplitHostPort(info.GatewayAddr)
 	_, adminPort, _ := net.SplitHostPort(info.AdminAddr)
 	wantValues := map[string]string{
-		"gateway_url": "https://localhost:" + gwPort,
-		"admin_url":   "https://127.0.0.1:" + adminPort,
-		"ca_file":     filepath.Join(info.Root, "tls", "ca.pem"),
+		"gateway_url":   "https://localhost:" + gwPort,
+		"admin_url":     "https://127.0.0.1:" + adminPort,
+		"ca_file":       filepath.Join(info.Root, "tls", "ca.pem"),
+		"kafka_brokers": strings.Join(info.Brokers, ","),
 	}
 	for k, v := range wantValues {
 		if got[k] != v {

@@ -15,6 +15,9 @@ type File struct {
 	SMSAuthToken string `json:"sms_auth_token"`
 	DemoTenantID string `json:"demo_tenant_id"`
 	DemoToken    string `json:"demo_token"`
+	// KafkaBrokers is the Kafka-protocol broker's address (host:port, comma
+	// separated), for watching the paylane.*.v1 topics with any Kafka client.
+	KafkaBrokers string `json:"kafka_brokers"`
 }
 
 // readFile returns the devstack.json of a previous start, or a zero File
