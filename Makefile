@@ -7,12 +7,15 @@ PG_BIN ?= /usr/lib/postgresql/15/bin
 .PHONY: run test bench reset lint deps build
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
-## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks).
+## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
+## jq and curl (the README's walk-through, which a test runs).
 deps:
 	@need=""; \
 	if [ ! -x "$(PG_BIN)/initdb" ] && ! command -v pg_config >/dev/null 2>&1; then need="$$need postgresql"; fi; \
 	if ! command -v redis-server >/dev/null 2>&1; then need="$$need redis-server"; fi; \
 	if ! command -v chromium >/dev/null 2>&1; then need="$$need chromium"; fi; \
+	if ! command -v jq >/dev/null 2>&1; then need="$$need jq"; fi; \
+	if ! command -v curl >/dev/null 2>&1; then need="$$need curl"; fi; \
 	if [ -n "$$need" ]; then \
 		echo "installing:$$need"; \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \

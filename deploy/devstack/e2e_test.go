@@ -34,6 +34,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("openapi with the demo token", func(t *testing.T) {
 		e.expectStatus(t, e.get(t, "/api/v1/openapi.json", e.info.DemoToken), http.StatusOK)
 	})
+	t.Run("README first payment, twice", e.readmeFirstPayment)
 	t.Run("minted token works until revoked", e.mintAndRevoke)
 	t.Run("same token id with another secret", e.wrongSecret)
 	t.Run("tenant rate limit", e.rateLimit)
