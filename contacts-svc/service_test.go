@@ -98,8 +98,8 @@ func TestEventsReachTheBroker(t *testing.T) {
 	for _, e := range got {
 		types = append(types, e.Type)
 	}
-	want := []string{client.EventCreated, client.EventUpdated, client.EventDeleted, client.EventUpdated,
-		client.EventRestored, client.EventUpdated, client.EventCreated}
+	want := []string{events.TypeContactCreated, events.TypeContactUpdated, events.TypeContactDeleted, events.TypeContactUpdated,
+		events.TypeContactRestored, events.TypeContactUpdated, events.TypeContactCreated}
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Fatalf("event types (-want +got):\n%s", diff)
 	}

@@ -25,15 +25,6 @@ type Contact struct {
 // Live reports whether the contact is not soft-deleted.
 func (c Contact) Live() bool { return c.DeletedAt == nil }
 
-// Event types of contacts-svc, on topic paylane.contacts.v1. Every delete
-// and restore also emits EventUpdated.
-const (
-	EventCreated  = "contact.created"
-	EventUpdated  = "contact.updated"
-	EventDeleted  = "contact.deleted"
-	EventRestored = "contact.restored"
-)
-
 // ContactInput is a contact to find or create, or a bulk-upsert item: the
 // body of POST /api/v1/contacts. Empty strings are left out.
 type ContactInput struct {

@@ -7,16 +7,16 @@ import "strings"
 // tenant.*, notification.*) are not in it.
 func Catalog() []string {
 	return []string{
-		"contact.created", "contact.updated", "contact.deleted", "contact.restored",
-		"receivable.created", "receivable.updated", "receivable.paid", "receivable.payment_failed",
-		"receivable.cancelled", "receivable.expired",
-		"payable.created", "payable.updated", "payable.destination_selected", "payable.disbursed",
-		"payable.disbursement_failed", "payable.cancelled", "payable.expired",
-		"transaction.campaign_assigned",
-		"contact.batch.completed", "receivable.batch.completed", "payable.batch.completed",
-		"message.sent", "message.delivered", "message.failed", "message.suppressed",
-		"opt_in.confirmed", "opt_in.revoked",
-		"suppression.created", "suppression.deleted",
+		TypeContactCreated, TypeContactUpdated, TypeContactDeleted, TypeContactRestored,
+		TypeReceivableCreated, TypeReceivableUpdated, TypeReceivablePaid, TypeReceivablePaymentFailed,
+		TypeReceivableCancelled, TypeReceivableExpired,
+		TypePayableCreated, TypePayableUpdated, TypePayableDestinationSelected, TypePayableDisbursed,
+		TypePayableDisbursementFailed, TypePayableCancelled, TypePayableExpired,
+		TypeTransactionCampaignAssigned,
+		TypeContactBatchCompleted, TypeReceivableBatchCompleted, TypePayableBatchCompleted,
+		TypeMessageSent, TypeMessageDelivered, TypeMessageFailed, TypeMessageSuppressed,
+		TypeOptInConfirmed, TypeOptInRevoked,
+		TypeSuppressionCreated, TypeSuppressionDeleted,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -147,9 +148,9 @@ func (p *plan) write(ctx context.Context, tx *store.Tx, emitEvents bool) error {
 		return err
 	}
 	for _, t := range p.touched {
-		typ := EventUpdated
+		typ := events.TypeContactUpdated
 		if t.created {
-			typ = EventCreated
+			typ = events.TypeContactCreated
 		}
 		if err := publish(ctx, tx, t.c, typ); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -45,5 +46,5 @@ func (a *App) create(ctx context.Context, tx *store.Tx, scope Scope, in contact.
 		return contact.Contact{}, err
 	}
 	c.PhoneID = id.PhoneID
-	return c, publish(ctx, tx, c, EventCreated)
+	return c, publish(ctx, tx, c, events.TypeContactCreated)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/events"
 )
 
 // DeleteContact soft-deletes a live contact, emitting contact.deleted and
@@ -26,6 +27,6 @@ func (a *App) DeleteContact(ctx context.Context, scope Scope, id string) error {
 		if err := tx.SaveContact(ctx, c); err != nil {
 			return err
 		}
-		return publish(ctx, tx, c, EventDeleted, EventUpdated)
+		return publish(ctx, tx, c, events.TypeContactDeleted, events.TypeContactUpdated)
 	})
 }

@@ -10,15 +10,6 @@ import (
 	"github.com/paylane/paylane/libs/reqid"
 )
 
-// Event types of contacts (contract section 9). Every state change (delete,
-// restore) also emits contact.updated.
-const (
-	EventCreated  = "contact.created"
-	EventUpdated  = "contact.updated"
-	EventDeleted  = "contact.deleted"
-	EventRestored = "contact.restored"
-)
-
 // publish records events of types about c in the outbox of tx. The data is
 // the contact as the API shows it, deleted_at included, without the opt-in
 // fields.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/events"
 )
 
 // RestoreContact brings a soft-deleted contact back, emitting
@@ -31,7 +32,7 @@ func (a *App) RestoreContact(ctx context.Context, scope Scope, id string) (conta
 		if err := tx.SaveContact(ctx, c); err != nil {
 			return err
 		}
-		return publish(ctx, tx, c, EventRestored, EventUpdated)
+		return publish(ctx, tx, c, events.TypeContactRestored, events.TypeContactUpdated)
 	})
 	return c, err
 }

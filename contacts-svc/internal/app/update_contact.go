@@ -5,6 +5,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/events"
 )
 
 // ReplaceContact applies a PUT: every mutable field is replaced by in (the
@@ -51,7 +52,7 @@ func (a *App) update(ctx context.Context, scope Scope, id string,
 		if err := tx.SaveContact(ctx, c); err != nil {
 			return err
 		}
-		return publish(ctx, tx, c, EventUpdated)
+		return publish(ctx, tx, c, events.TypeContactUpdated)
 	})
 	return c, err
 }
