@@ -25,7 +25,10 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require code.dny.dev/ssrf v0.3.0 // indirect
+require (
+	code.dny.dev/ssrf v0.3.0 // indirect
+	github.com/getkin/kin-openapi v0.152.0 // indirect
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
