@@ -173,9 +173,10 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	o.webhooks(t)
 	o.batches(t)
 	o.aiGateway(t, contactID)
+	o.edgeErrors(t)
 
-	doc := o.servedDocument(t)
-	covered := validateExchanges(t, doc, rec.log)
+	doc, strict := o.servedDocument(t)
+	covered := validateExchanges(t, doc, strict, rec.log)
 	var all, missing []string
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -193,33 +194,102 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	}
 }
 
-// servedDocument fetches /api/v1/openapi.json and loads it with its server
-// set to the stack's gateway, so the router matches the recorded URLs.
-func (o *oaRun) servedDocument(t *testing.T) *openapi3.T {
+// servedDocument fetches /api/v1/openapi.json and loads it twice with its
+// server set to the stack's gateway, so the router matches the recorded
+// URLs: as served, and with every response object that lists its
+// properties closed to others (strict), so a field an answer carries but
+// the document does not declare is drift too.
+func (o *oaRun) servedDocument(t *testing.T) (doc, strict *openapi3.T) {
 	t.Helper()
-	r := o.e2e.get(t, "/api/v1/openapi.json", o.tok) // not recorded twice: already covered
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(r.body)
-	if err != nil {
-		t.Fatalf("loading the served document: %v", err)
+	r := o.e2e.get(t, "/api/v1/openapi.json", o.tok)
+	load := func() *openapi3.T {
+		d, err := openapi3.NewLoader().LoadFromData(r.body)
+		if err != nil {
+			t.Fatalf("loading the served document: %v", err)
+		}
+		d.Servers = openapi3.Servers{{URL: o.info.GatewayURL + "/api/v1"}}
+		return d
 	}
+	doc = load()
 	if !doc.IsOpenAPI31OrLater() {
 		t.Fatalf("served document is OpenAPI %s, want 3.1", doc.OpenAPI)
 	}
 	if err := doc.Validate(context.Background()); err != nil {
 		t.Fatalf("the served document is not valid: %v", err)
 	}
-	doc.Servers = openapi3.Servers{{URL: o.info.GatewayURL + "/api/v1"}}
-	return doc
+	strict = load()
+	closeResponses(strict)
+	return doc, strict
 }
 
-// validateExchanges checks each exchange against doc and returns the
-// operation ids seen.
-func validateExchanges(t *testing.T, doc *openapi3.T, log []exchange) map[string]bool {
+// closeResponses sets unevaluatedProperties: false (JSON Schema 2020-12,
+// which sees through allOf) on every object schema of a response that
+// lists properties or composes with allOf and says nothing of other
+// properties, except the branches of allOf, anyOf and oneOf, whose
+// siblings' properties they cannot see.
+func closeResponses(doc *openapi3.T) {
+	var roots []*openapi3.SchemaRef
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, resp := range op.Responses.Map() {
+				if resp.Value == nil {
+					continue
+				}
+				for _, mt := range resp.Value.Content {
+					roots = append(roots, mt.Schema)
+				}
+			}
+		}
+	}
+	branch, seen := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
+	var all []*openapi3.Schema
+	var walk func(*openapi3.SchemaRef)
+	walk = func(ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] {
+			return
+		}
+		s := ref.Value
+		seen[s] = true
+		all = append(all, s)
+		for _, group := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, b := range group {
+				if b != nil && b.Value != nil {
+					branch[b.Value] = true
+				}
+				walk(b)
+			}
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties.Schema)
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	closed := false
+	for _, s := range all {
+		if branch[s] || (len(s.Properties) == 0 && len(s.AllOf) == 0) ||
+			s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil ||
+			s.UnevaluatedProperties.Has != nil || s.UnevaluatedProperties.Schema != nil {
+			continue
+		}
+		s.UnevaluatedProperties = openapi3.BoolSchema{Has: &closed}
+	}
+}
+
+// validateExchanges checks each exchange against doc (requests) and strict
+// (answers) and returns the operation ids seen.
+func validateExchanges(t *testing.T, doc, strict *openapi3.T, log []exchange) map[string]bool {
 	t.Helper()
 	router, err := legacy.NewRouter(doc)
 	if err != nil {
 		t.Fatalf("routing the document: %v", err)
+	}
+	strictRouter, err := legacy.NewRouter(strict)
+	if err != nil {
+		t.Fatalf("routing the strict document: %v", err)
 	}
 	covered := map[string]bool{}
 	ctx := context.Background()
@@ -231,18 +301,23 @@ func validateExchanges(t *testing.T, doc *openapi3.T, log []exchange) map[string
 			continue
 		}
 		covered[route.Operation.OperationID] = true
-		in := &openapi3filter.RequestValidationInput{
-			Request: x.req, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
-		}
 		if !x.invalid {
 			x.req.Body = io.NopCloser(bytes.NewReader(x.reqBody))
+			in := &openapi3filter.RequestValidationInput{
+				Request: x.req, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
+			}
 			if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
 				t.Errorf("%s: request does not match the document: %v", name, err)
 			}
 		}
+		sroute, sparams, err := strictRouter.FindRoute(x.req)
+		if err != nil {
+			t.Fatalf("%s: routed in the document but not in its strict copy: %v", name, err)
+		}
 		out := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: in, Status: x.resp.StatusCode, Header: x.resp.Header,
+			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: x.req, PathParams: sparams, Route: sroute},
+			Status:                 x.resp.StatusCode, Header: x.resp.Header,
 			Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 		}
 		out.SetBodyBytes(x.respBody)
@@ -453,4 +528,30 @@ func (o *oaRun) aiGateway(t *testing.T, contactID string) {
 	o.call(t, http.MethodPost, "/api/v1/gateway/transactions/"+tx+"/confirm", "{}", http.StatusUnprocessableEntity)
 	o.call(t, http.MethodGet, "/api/v1/gateway/transactions/01JD3X0Q4Z8W2E5R7T9Y1V3K5N/status", "", http.StatusNotFound)
 	o.bad(t, http.MethodPost, "/api/v1/gateway/transactions/prepare", `{"direction":"sideways"}`, http.StatusUnprocessableEntity)
+}
+
+// edgeErrors: a token without the ability (403), a body over 1 MB (413), a
+// compressed body (415), and a tenant over its request limit (429).
+func (o *oaRun) edgeErrors(t *testing.T) {
+	tok := o.tok
+	defer func() { o.tok = tok }()
+	o.tok = o.e2e.mint(t, o.info.DemoTenantID, "contacts reader").Token
+	o.call(t, http.MethodGet, "/api/v1/contacts", "", http.StatusOK)
+	o.call(t, http.MethodGet, "/api/v1/webhook-endpoints", "", http.StatusForbidden)
+	o.call(t, http.MethodPost, "/api/v1/contacts", `{"first_name":"No","phone":"+14155550188"}`, http.StatusForbidden)
+	o.tok = tok
+	big := `{"first_name":"` + strings.Repeat("a", 1<<20) + `","phone":"+14155550189"}`
+	o.bad(t, http.MethodPost, "/api/v1/contacts", big, http.StatusRequestEntityTooLarge)
+	o.bad(t, http.MethodPost, "/api/v1/contacts", `{"first_name":"Zip","phone":"+14155550189"}`, http.StatusUnsupportedMediaType,
+		"Content-Encoding", "gzip")
+
+	one := 1
+	name := "openapi rate limit"
+	tenant, err := o.admin.CreateTenant(context.Background(), client.TenantInput{Name: &name, Limits: &client.LimitsInput{APIRequestsPerMinute: &one}})
+	if err != nil {
+		t.Fatalf("creating a tenant: %v", err)
+	}
+	o.tok = o.e2e.mint(t, tenant.ID, "limited").Token
+	o.call(t, http.MethodGet, "/api/v1/contacts", "", http.StatusOK)
+	o.call(t, http.MethodGet, "/api/v1/contacts", "", http.StatusTooManyRequests)
 }
