@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -161,6 +162,7 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	recorded.hc = &http.Client{Transport: rec, Timeout: e.hc.Timeout}
 	o := &oaRun{e2e: &recorded, rec: rec, tok: e.mintAll(t, stack.info.DemoTenantID, "openapi check")}
 
+	started := time.Now()
 	o.platform(t)
 	contactID, phoneID := o.contacts(t)
 	o.fieldDefinitions(t, "contact-field-definitions")
@@ -175,6 +177,7 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	o.aiGateway(t, contactID)
 	o.edgeErrors(t)
 
+	driven := time.Since(started)
 	doc, strict := o.servedDocument(t)
 	covered := validateExchanges(t, doc, strict, rec.log)
 	var all, missing []string
@@ -187,8 +190,8 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 		}
 	}
 	sort.Strings(missing)
-	t.Logf("OpenAPI check: %d exchanges validated, %d of %d documented operations covered; not covered: %v",
-		len(rec.log), len(all)-len(missing), len(all), missing)
+	t.Logf("OpenAPI check: %d exchanges validated, %d of %d documented operations covered (requests %s, validation %s); not covered: %v",
+		len(rec.log), len(all)-len(missing), len(all), driven.Round(time.Millisecond), (time.Since(started) - driven).Round(time.Millisecond), missing)
 	if len(missing) > 0 {
 		t.Errorf("operations not exercised: %v", missing)
 	}
