@@ -176,6 +176,7 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	o.batches(t)
 	o.aiGateway(t, contactID)
 	o.edgeErrors(t)
+	o.unknownIDs(t)
 
 	driven := time.Since(started)
 	doc, strict := o.servedDocument(t)
@@ -557,4 +558,74 @@ func (o *oaRun) edgeErrors(t *testing.T) {
 	o.tok = o.e2e.mint(t, tenant.ID, "limited").Token
 	o.call(t, http.MethodGet, "/api/v1/contacts", "", http.StatusOK)
 	o.call(t, http.MethodGet, "/api/v1/contacts", "", http.StatusTooManyRequests)
+}
+
+// unknownIDs calls every documented operation that takes a path parameter
+// with an identifier that names nothing (an empty body on writes, which may
+// not match the document): whatever the answer, it must be a documented
+// 4xx, so the sweep grows with the document.
+func (o *oaRun) unknownIDs(t *testing.T) {
+	r := o.e2e.get(t, "/api/v1/openapi.json", o.tok)
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(r.body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	const unknown = "01JD3X0Q4Z8W2E5R7T9Y1V3K5N"
+	n := 0
+	for path, ops := range doc.Paths {
+		if !strings.Contains(path, "{") {
+			continue
+		}
+		concrete := path
+		for strings.Contains(concrete, "{") {
+			i, j := strings.Index(concrete, "{"), strings.Index(concrete, "}")
+			value := unknown
+			if concrete[i:j+1] == "{contactPhone}" {
+				value = url.PathEscape("+14155550100")
+			}
+			concrete = concrete[:i] + value + concrete[j+1:]
+		}
+		for method := range ops {
+			method = strings.ToUpper(method)
+			body := ""
+			if method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
+				body = "{}"
+			}
+			got := o.send4xx(t, method, "/api/v1"+concrete+"?channel=sms", body)
+			if got.status < 400 || got.status >= 500 {
+				t.Errorf("%s %s with an unknown id: %d %s, want a 4xx", method, path, got.status, got.body)
+			}
+			n++
+		}
+	}
+	t.Logf("unknown-id sweep: %d operations", n)
+}
+
+// send4xx sends a request that may break the document, any status.
+func (o *oaRun) send4xx(t *testing.T, method, path, body string) response {
+	t.Helper()
+	o.rec.invalid = true
+	defer func() { o.rec.invalid = false }()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, o.info.GatewayURL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+o.tok)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := o.hc.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return response{status: resp.StatusCode, header: resp.Header, body: out}
 }
