@@ -7,6 +7,7 @@ require github.com/paylane/paylane/libs v0.0.0
 replace github.com/paylane/paylane/libs => ../libs
 
 require (
+	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
 	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0
@@ -25,10 +26,7 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require (
-	code.dny.dev/ssrf v0.3.0 // indirect
-	github.com/getkin/kin-openapi v0.152.0 // indirect
-)
+require code.dny.dev/ssrf v0.3.0 // indirect
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
