@@ -7,6 +7,7 @@ require github.com/paylane/paylane/libs v0.0.0
 replace github.com/paylane/paylane/libs => ../libs
 
 require (
+	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
 	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/paylane/paylane/gateway/internal/edge"
+	"github.com/paylane/paylane/gateway/internal/idemscope"
 	"github.com/paylane/paylane/gateway/internal/proxy"
 	"github.com/paylane/paylane/gateway/internal/routing"
 	"github.com/paylane/paylane/gateway/internal/tokens"
@@ -64,21 +65,21 @@ func build(cfg Config) (*parts, error) {
 		return nil, err
 	}
 	p := &parts{tls: tlsCfg, reg: obs.NewRegistry()}
-	limiter, closeLimiter, err := newLimiter(cfg)
+	stores, err := newShared(cfg)
 	if err != nil {
 		return nil, err
 	}
 	forwarder := proxy.NewForwarder(proxy.Options{ExtraRootCAs: cfg.ExtraRootCAs, Logger: cfg.Logger})
 	identity := client.New(cfg.IdentityURL, identityHTTPClient(cfg))
 	p.resolver = tokens.NewResolver(identity, tokens.Options{TTL: cfg.TokenCacheTTL, Logger: cfg.Logger})
-	if p.public, err = newPublicApp(cfg, p.resolver, limiter, forwarder, p.reg); err != nil {
-		closeLimiter()
+	if p.public, err = newPublicApp(cfg, p.resolver, stores, forwarder, p.reg); err != nil {
+		stores.close()
 		return nil, err
 	}
 	p.admin = edge.NewAdmin(edge.AdminConfig{
 		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: p.reg, Logger: cfg.Logger,
 	})
-	p.closeLimiter = closeLimiter
+	p.closeLimiter = stores.close
 	return p, nil
 }
 
@@ -140,7 +141,7 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 	return g.Wait()
 }
 
-func newPublicApp(cfg Config, resolver *tokens.Resolver, limiter ratelimit.Limiter, fw *proxy.Forwarder, reg prometheus.Registerer) (*fiber.App, error) {
+func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *proxy.Forwarder, reg prometheus.Registerer) (*fiber.App, error) {
 	doc, err := openapi.JSON()
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, limiter ratelimit.Limit
 		return nil, fmt.Errorf("PUBLIC_BASE_URL: %w", err)
 	}
 	return edge.New(edge.Config{
-		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: limiter,
+		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: stores.limiter, Keys: stores.keys,
 		Limits:    edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: cfg.Logger,
 	}), nil
@@ -282,18 +283,30 @@ func announce(ctx context.Context, cfg Config, addrs Addrs) (func(), error) {
 	}, nil
 }
 
-// newLimiter returns the Redis limiter when REDIS_URL is set (counters
-// shared by every replica), else the in-memory one (one replica only).
-func newLimiter(cfg Config) (ratelimit.Limiter, func(), error) {
+// shared are the stores every replica must share when there are several:
+// the rate-limit counters and the Idempotency-Key bindings.
+type shared struct {
+	limiter ratelimit.Limiter
+	keys    idemscope.Store
+	close   func()
+}
+
+// newShared returns the Redis stores when REDIS_URL is set (shared by every
+// replica), else the in-memory ones (one replica only).
+func newShared(cfg Config) (shared, error) {
 	if cfg.RedisURL == "" {
-		return ratelimit.NewMemory(time.Now), func() {}, nil
+		return shared{
+			limiter: ratelimit.NewMemory(time.Now),
+			keys:    idemscope.NewMemory(time.Now, idemscope.DefaultMaxEntries),
+			close:   func() {},
+		}, nil
 	}
 	opts, err := redis.ParseURL(cfg.RedisURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("REDIS_URL: %w", err)
+		return shared{}, fmt.Errorf("REDIS_URL: %w", err)
 	}
 	rdb := redis.NewClient(opts)
-	return ratelimit.NewRedis(rdb), func() { _ = rdb.Close() }, nil
+	return shared{limiter: ratelimit.NewRedis(rdb), keys: idemscope.NewRedis(rdb), close: func() { _ = rdb.Close() }}, nil
 }
 
 // identityHTTPClient is the pooled client for introspection; each call is

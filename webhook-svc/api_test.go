@@ -157,6 +157,9 @@ func TestValidationErrors(t *testing.T) {
 		field  string
 	}{
 		{"http url", with("url", "http://hooks.example.com/x"), 422, "url"},
+		{"port out of range", with("url", "https://hooks.example.com:99999/x"), 422, "url"},
+		{"port 0", with("url", "https://hooks.example.com:0/x"), 422, "url"},
+		{"decimal IPv4", with("url", "https://2130706433/x"), 422, "url"},
 		{"long url", with("url", "https://e.com/"+strings.Repeat("a", 2040)), 422, "url"},
 		{"missing name", with("name", nil), 422, "name"},
 		{"long name", with("name", strings.Repeat("n", 121)), 422, "name"},

@@ -69,6 +69,9 @@ func TestEveryOperationHasCommonErrorResponses(t *testing.T) {
 			if op.Responses.Value("429") == nil {
 				t.Errorf("%s %s: no 429 response documented", method, p)
 			}
+			if op.Responses.Value("415") == nil { // the gateway refuses a Content-Encoding on every route
+				t.Errorf("%s %s: no 415 response documented", method, p)
+			}
 			if op.Security != nil && len(*op.Security) == 0 {
 				continue // public route: no 401
 			}

@@ -101,6 +101,11 @@ func ValidateKey(key string) error {
 	return nil
 }
 
+// Conflict is the 409 idempotency_conflict of a key reused with another
+// request; the gateway answers it too, for a key reused on another
+// service's route.
+func Conflict() *apierr.Error { return conflict() }
+
 // conflict is the 409 of a key reused with another request.
 func conflict() *apierr.Error {
 	return apierr.New(http.StatusConflict, apierr.CodeIdempotencyConflict,

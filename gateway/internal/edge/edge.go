@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paylane/paylane/gateway/internal/idemscope"
 	"github.com/paylane/paylane/gateway/internal/proxy"
 	"github.com/paylane/paylane/gateway/internal/routing"
 	"github.com/paylane/paylane/gateway/internal/tokens"
@@ -57,6 +58,9 @@ type Config struct {
 	PublicBase *url.URL
 	Registry   prometheus.Registerer // optional: request metrics
 	Logger     *slog.Logger
+	// Keys, when set, holds each Idempotency-Key to the service that first
+	// received it (contract section 3: one scope across the API).
+	Keys idemscope.Store
 }
 
 // newApp returns a Fiber app with the shared middleware: request ids, panic

@@ -83,6 +83,9 @@ func (p *public) serve(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Status(http.StatusOK).Send(p.cfg.Document)
 	case kindAPI:
+		if err := p.bindKey(c, intro, t.upstream); err != nil {
+			return err
+		}
 		return p.forward(c, t.upstream, intro.Authorization)
 	default:
 		return p.forward(c, t.upstream, "")

@@ -7,6 +7,7 @@
 package netguard
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -33,6 +34,11 @@ type Options struct {
 	RootCAs *x509.CertPool
 	// MaxConnsPerEndpoint bounds the connections to one endpoint.
 	MaxConnsPerEndpoint int
+	// Resolve, when set, looks host names up instead of the system
+	// resolver (tests stand in a DNS answer that changes between the
+	// endpoint's creation and its delivery). Every address it returns is
+	// still checked when dialled.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // NewTransport returns a transport for one endpoint.
@@ -47,9 +53,13 @@ func NewTransport(o Options) *http.Transport {
 	}
 	guard := ssrf.New(ssrf.WithAnyPort(), ssrf.WithAllowedV4Prefixes(v4...), ssrf.WithAllowedV6Prefixes(v6...))
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: guard.Safe}
+	dial := dialer.DialContext
+	if o.Resolve != nil {
+		dial = resolvingDial(dialer, o.Resolve)
+	}
 	return &http.Transport{
 		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          o.MaxConnsPerEndpoint,
@@ -59,6 +69,37 @@ func NewTransport(o Options) *http.Transport {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 15 * time.Second,
 		DisableCompression:    true,
+	}
+}
+
+// resolvingDial dials the addresses resolve gives for a host name, in
+// order, through dialer (whose Control refuses the prohibited ones); an
+// address literal is dialled as it is.
+func resolvingDial(dialer *net.Dialer, resolve func(context.Context, string) ([]netip.Addr, error)) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := netip.ParseAddr(host); err == nil {
+			return dialer.DialContext(ctx, network, address)
+		}
+		addrs, err := resolve(ctx, host)
+		if err != nil {
+			return nil, fmt.Errorf("resolving %s: %w", host, err)
+		}
+		if len(addrs) == 0 {
+			return nil, fmt.Errorf("resolving %s: no addresses", host)
+		}
+		var errs []error
+		for _, a := range addrs {
+			conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+			if err == nil {
+				return conn, nil
+			}
+			errs = append(errs, err)
+		}
+		return nil, errors.Join(errs...)
 	}
 }
 

@@ -2,7 +2,9 @@ package webhook
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -108,7 +110,56 @@ func validateURL(p *string) (string, string) {
 	if u.User != nil {
 		return "", "The url field must not contain credentials."
 	}
+	if msg := checkHost(u); msg != "" {
+		return "", msg
+	}
 	return raw, ""
+}
+
+// checkHost refuses, when the endpoint is written, the host and port forms
+// that the dial-time address check cannot judge the way a receiver's
+// software might read them: a port outside 1-65535; an IPv6 zone; and an
+// IPv4 address written other than as four decimal numbers (2130706433,
+// 0177.0.0.1, 0x7f.0.0.1, 127.1, a trailing dot), which URL parsers and
+// libc read as an address (WHATWG: a host whose last label is a number is
+// an IPv4 address) while Go would look it up as a name. Which addresses
+// may be reached is decided when dialling, after DNS, where the operator's
+// allow-list applies (contract section 9).
+func checkHost(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return "The url field must have a port between 1 and 65535."
+		}
+	}
+	host := u.Hostname()
+	if strings.Contains(host, ":") { // a bracketed IPv6 literal
+		a, err := netip.ParseAddr(host)
+		if err != nil || a.Zone() != "" {
+			return "The url field must be a valid URL."
+		}
+		return ""
+	}
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	if !numericLabel(labels[len(labels)-1]) {
+		return ""
+	}
+	if a, err := netip.ParseAddr(host); err != nil || !a.Is4() || a.String() != host {
+		return "The url field must write an IP address as four decimal numbers (like 203.0.113.7)."
+	}
+	return ""
+}
+
+// numericLabel reports whether a host label is a number to a URL parser:
+// decimal digits, or 0x and hexadecimal digits.
+func numericLabel(s string) bool {
+	if s == "" {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		return strings.Trim(rest, "0123456789abcdef") == ""
+	}
+	return strings.Trim(s, "0123456789") == ""
 }
 
 // validatePatterns checks subscribed_events: a non-empty array of exact
