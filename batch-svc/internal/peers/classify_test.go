@@ -17,11 +17,11 @@ import (
 type kind int
 
 const (
-	transient kind = iota // retried with backoff
-	batchLevel            // the batch fails
-	tooLarge              // split; a single item is a row error
-	refused               // split; a single item is a row error with the fields
-	serverFailed          // split; a single item is a row error when others pass
+	transient    kind = iota // retried with backoff
+	batchLevel               // the batch fails
+	tooLarge                 // split; a single item is a row error
+	refused                  // split; a single item is a row error with the fields
+	serverFailed             // split; a single item is a row error when others pass
 )
 
 func kindOf(err error) kind {
