@@ -113,3 +113,34 @@ func TestDownstreamFailingEveryRowIsRetried(t *testing.T) {
 		t.Errorf("row errors = %+v, want none", errs)
 	}
 }
+
+// TestReceivableTheDownstreamFailsOnIsARowError: the same through
+// transactions-svc's bulk create: a receivable it answers 500 for is that
+// row's error, the others are created.
+func TestReceivableTheDownstreamFailsOnIsARowError(t *testing.T) {
+	t.Parallel()
+	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = time.Hour })
+	svc.Txns.FailHolding("poison", http.StatusInternalServerError)
+	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:view-any-receivable")
+	items := `[{"amount":100},{"amount":200},{"amount":300,"description":"poison"},{"amount":400},{"amount":500}]`
+	var env struct{ Data testenv.Header }
+	r := svc.Do(t, http.MethodPost, "/api/v1/receivables/batch", tok, `{"items":`+items+`}`)
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("submit = %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &env)
+	deadline := time.Now().Add(time.Minute)
+	h := svc.WaitFor(t, tok, env.Data.ID, func(h testenv.Header) bool {
+		if time.Now().After(deadline) {
+			t.Fatalf("batch still %s after a minute", h.Status)
+		}
+		return h.Final()
+	})
+	if h.Status != "partial_failure" || h.SucceededItems != 4 || h.FailedItems != 1 || h.FailureReason != nil {
+		t.Fatalf("header = %+v", h)
+	}
+	want := []rowError{{RowIndex: 2, Field: "item", Message: "The item could not be processed."}}
+	if diff := cmp.Diff(want, rowErrors(t, svc, tok, h.ID)); diff != "" {
+		t.Errorf("row errors (-want +got):\n%s", diff)
+	}
+}
