@@ -170,10 +170,13 @@ func TestPerRecordWebhooksEmitNoSummary(t *testing.T) {
 	}
 }
 
+// TestPermanentDownstreamRefusalFailsTheBatch: a refusal of the batch
+// itself (403: the service token may not write) fails the batch; a
+// refusal of rows is row errors (poison_test.go).
 func TestPermanentDownstreamRefusalFailsTheBatch(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, nil)
-	svc.Contacts.SetStatus(http.StatusUnprocessableEntity)
+	svc.Contacts.SetStatus(http.StatusForbidden)
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
 	var env struct{ Data testenv.Header }
 	svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":[{"phone":"+14155550100"}]}`).JSON(t, &env)

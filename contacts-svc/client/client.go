@@ -4,10 +4,13 @@
 // search contacts by name for the AI gateway. Every method takes the internal token of the tenant the
 // caller acts for (the one the gateway forwarded to it).
 //
-// Calls go through a circuit breaker (github.com/sony/gobreaker/v2): after
-// five consecutive failures (transport errors and 5xx answers, not 4xx) it
-// fails fast with ErrUnavailable for 10 s, then lets a probe through.
-// Each call has a timeout unless ctx has an earlier deadline.
+// Calls go through a circuit breaker per tenant (libs/breaker, the tenant
+// of the token): after five consecutive failures of a tenant's calls
+// (transport errors, timeouts and 5xx answers other than 501 and 505;
+// never a 4xx, which is returned as the *Error it is) that tenant's calls
+// fail fast with ErrUnavailable for 10 s, then a probe goes through; other
+// tenants' calls are not affected. Each call has a timeout unless ctx has
+// an earlier deadline.
 package client
 
 import (
@@ -21,8 +24,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sony/gobreaker/v2"
-
+	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
 )
@@ -34,18 +36,14 @@ const (
 	BulkTimeout = 30 * time.Second
 )
 
-const (
-	maxBody          = 8 << 20
-	breakerOpenFor   = 10 * time.Second
-	breakerThreshold = 5
-)
+const maxBody = 8 << 20
 
 // Client calls the internal routes of contacts-svc. It is safe for
 // concurrent use; share one per process.
 type Client struct {
-	baseURL string
-	hc      *http.Client
-	breaker *gobreaker.CircuitBreaker[answer]
+	baseURL  string
+	hc       *http.Client
+	breakers *breaker.Set[answer]
 }
 
 // answer is a response read whole.
@@ -63,19 +61,9 @@ func New(baseURL string, hc *http.Client) *Client {
 		hc = &http.Client{}
 	}
 	return &Client{
-		baseURL: strings.TrimRight(baseURL, "/"),
-		hc:      hc,
-		breaker: gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
-			Name:    "contacts-svc",
-			Timeout: breakerOpenFor,
-			ReadyToTrip: func(c gobreaker.Counts) bool {
-				return c.ConsecutiveFailures >= breakerThreshold
-			},
-			// The caller giving up says nothing about contacts-svc's health.
-			IsExcluded: func(err error) bool {
-				return errors.Is(err, context.Canceled)
-			},
-		}),
+		baseURL:  strings.TrimRight(baseURL, "/"),
+		hc:       hc,
+		breakers: breaker.New[answer](breaker.Settings{Name: "contacts-svc"}),
 	}
 }
 
@@ -91,10 +79,11 @@ func (c *Client) call(ctx context.Context, timeout time.Duration, method, path, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	a, err := c.breaker.Execute(func() (answer, error) {
-		return c.send(ctx, method, path, token, idemKey, payload)
+	a, _, err := c.breakers.Do(breaker.TenantOf(token), func() (answer, int, error) {
+		a, err := c.send(ctx, method, path, token, idemKey, payload)
+		return a, a.status, err
 	})
-	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+	if errors.Is(err, breaker.ErrOpen) {
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if err != nil {
@@ -115,8 +104,7 @@ func (c *Client) call(ctx context.Context, timeout time.Duration, method, path, 
 	return nil
 }
 
-// send performs one request; a transport error or a 5xx is a failure for
-// the breaker (the answer is still returned to decode).
+// send performs one request; err is a transport error (no answer read).
 func (c *Client) send(ctx context.Context, method, path, token, idemKey string, payload []byte) (answer, error) {
 	var rd io.Reader
 	if payload != nil {
@@ -147,9 +135,5 @@ func (c *Client) send(ctx context.Context, method, path, token, idemKey string, 
 	if err != nil {
 		return answer{}, fmt.Errorf("contacts client: reading %s %s: %w", method, path, err)
 	}
-	a := answer{status: resp.StatusCode, requestID: resp.Header.Get(reqid.Header), body: b}
-	if a.status >= 500 {
-		return a, decodeError(a)
-	}
-	return a, nil
+	return answer{status: resp.StatusCode, requestID: resp.Header.Get(reqid.Header), body: b}, nil
 }

@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
 	"github.com/paylane/paylane/libs/testkit"
 )
@@ -148,5 +150,51 @@ func TestClientErrorsDoNotTripTheBreaker(t *testing.T) {
 	}
 	if n := hits.Load(); n != 10 {
 		t.Errorf("server hit %d times, want 10", n)
+	}
+}
+
+// tenantToken is a token naming tenant, as the fake reads it (unsigned).
+func tenantToken(tenant string) string {
+	enc := base64.RawURLEncoding.EncodeToString
+	return enc([]byte(`{"alg":"EdDSA"}`)) + "." + enc([]byte(`{"tenant_id":"`+tenant+`"}`)) + ".sig"
+}
+
+func TestBreakerIsPerTenant(t *testing.T) {
+	t.Parallel()
+	fake := clienttest.New(t)
+	fake.FailTenant("A", http.StatusInternalServerError)
+	b := fake.Add("B", "cust-1", "Ada", "+14155550123")
+	c := client.New(fake.URL, nil)
+	ctx := context.Background()
+	for range 5 {
+		if _, err := c.Contact(ctx, tenantToken("A"), b.ID); client.StatusOf(err) != 500 {
+			t.Fatalf("A: err = %v, want the 500", err)
+		}
+	}
+	if _, err := c.Contact(ctx, tenantToken("A"), b.ID); !errors.Is(err, client.ErrUnavailable) {
+		t.Fatalf("A's sixth call = %v, want ErrUnavailable", err)
+	}
+	for range 20 {
+		if got, err := c.Contact(ctx, tenantToken("B"), b.ID); err != nil || got.ID != b.ID {
+			t.Fatalf("B while A's breaker is open = %v, %v; want its contact", got, err)
+		}
+	}
+}
+
+func TestEveryFourXXPassesThroughAndNeverOpens(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{400, 404, 409, 422, 429} {
+		fake := clienttest.New(t)
+		fake.FailTenant("A", status)
+		c := client.New(fake.URL, nil)
+		for range 10 {
+			_, _, err := c.FindOrCreate(context.Background(), tenantToken("A"), client.ContactInput{ExternalID: "x\u0000"}, "")
+			if client.StatusOf(err) != status || errors.Is(err, client.ErrUnavailable) {
+				t.Fatalf("answer %d came back as %v", status, err)
+			}
+		}
+		if n := fake.CallsOf("A"); n != 10 {
+			t.Errorf("%d: contacts-svc called %d times, want 10 (no breaker opened)", status, n)
+		}
 	}
 }

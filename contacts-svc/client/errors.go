@@ -10,8 +10,9 @@ import (
 var (
 	// ErrNotFound: no such contact in the tenant (404 resource_not_found).
 	ErrNotFound = errors.New("contacts client: contact not found")
-	// ErrUnavailable: the circuit breaker is open; contacts-svc failed
-	// repeatedly and is not being called for now.
+	// ErrUnavailable: the tenant's circuit breaker is open; contacts-svc
+	// failed the tenant's calls repeatedly and is not called for the
+	// tenant for now.
 	ErrUnavailable = errors.New("contacts client: contacts-svc unavailable")
 )
 

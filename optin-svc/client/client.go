@@ -1,11 +1,19 @@
 // Package client is what other services import to call optin-svc: the
 // opt-in status and consents of a contact, which contacts-svc shows on a
 // single contact read.
+//
+// Calls go through a circuit breaker per tenant (libs/breaker, the tenant
+// of the token): after five consecutive failures of a tenant's calls
+// (transport errors, timeouts and 5xx answers other than 501 and 505;
+// never a 4xx, which is returned as the *Error it is) that tenant's calls
+// fail fast with ErrUnavailable for 10 s; other tenants' calls are not
+// affected.
 package client
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,8 +21,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/reqid"
 )
+
+// ErrUnavailable: the tenant's circuit breaker is open; optin-svc failed
+// the tenant's calls repeatedly and is not called for the tenant for now.
+var ErrUnavailable = errors.New("optin client: optin-svc unavailable")
 
 // Opt-in statuses of a contact (contract section 10).
 const (
@@ -40,10 +53,19 @@ type Consent struct {
 	CreatedAt   time.Time
 }
 
-// Client calls optin-svc's internal routes.
+// Client calls optin-svc's internal routes. It is safe for concurrent
+// use; share one per process.
 type Client struct {
-	baseURL string
-	hc      *http.Client
+	baseURL  string
+	hc       *http.Client
+	breakers *breaker.Set[answer]
+}
+
+// answer is a response read whole.
+type answer struct {
+	status    int
+	requestID string
+	body      []byte
 }
 
 // New returns a client of the optin-svc at baseURL (e.g.
@@ -52,7 +74,8 @@ func New(baseURL string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: 5 * time.Second}
 	}
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), hc: hc}
+	return &Client{baseURL: strings.TrimRight(baseURL, "/"), hc: hc,
+		breakers: breaker.New[answer](breaker.Settings{Name: "optin-svc"})}
 }
 
 // Error is a non-2xx answer of optin-svc.
@@ -113,7 +136,7 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 			Consents []consentJSON `json:"consents"`
 		} `json:"data"`
 	}
-	if err := c.send(req, &out); err != nil {
+	if err := c.send(req, breaker.TenantOf(token), &out); err != nil {
 		return "", nil, fmt.Errorf("reading opt-in status: %w", err)
 	}
 	consents := make([]Consent, len(out.Data.Consents))
@@ -127,19 +150,29 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 	return out.Data.Status, consents, nil
 }
 
-// send does req and decodes a 2xx answer into out; any other answer is an *Error.
-func (c *Client) send(req *http.Request, out any) error {
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("calling optin-svc: %w", err)
+// send does req through tenant's breaker and decodes a 2xx answer into
+// out; any other answer is an *Error.
+func (c *Client) send(req *http.Request, tenant string, out any) error {
+	a, _, err := c.breakers.Do(tenant, func() (answer, int, error) {
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return answer{}, 0, fmt.Errorf("calling optin-svc: %w", err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+		if err != nil {
+			return answer{}, 0, fmt.Errorf("reading optin-svc answer: %w", err)
+		}
+		return answer{status: resp.StatusCode, requestID: resp.Header.Get(reqid.Header), body: body}, resp.StatusCode, nil
+	})
+	if errors.Is(err, breaker.ErrOpen) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil {
-		return fmt.Errorf("reading optin-svc answer: %w", err)
+		return err
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := &Error{Status: resp.StatusCode, RequestID: resp.Header.Get(reqid.Header)}
+	if a.status < 200 || a.status > 299 {
+		e := &Error{Status: a.status, RequestID: a.requestID}
 		var env struct {
 			Error struct {
 				Code      string `json:"code"`
@@ -147,7 +180,7 @@ func (c *Client) send(req *http.Request, out any) error {
 				RequestID string `json:"request_id"`
 			} `json:"error"`
 		}
-		if json.Unmarshal(body, &env) == nil {
+		if json.Unmarshal(a.body, &env) == nil {
 			e.Code, e.Message = env.Error.Code, env.Error.Message
 			if env.Error.RequestID != "" {
 				e.RequestID = env.Error.RequestID
@@ -155,7 +188,7 @@ func (c *Client) send(req *http.Request, out any) error {
 		}
 		return e
 	}
-	if err := json.Unmarshal(body, out); err != nil {
+	if err := json.Unmarshal(a.body, out); err != nil {
 		return fmt.Errorf("decoding optin-svc answer: %w", err)
 	}
 	return nil

@@ -6,10 +6,12 @@
 // for the tenant); transactions-svc checks that token's create or view
 // ability for the direction.
 //
-// Calls go through a circuit breaker (github.com/sony/gobreaker/v2): after
-// five consecutive failures (transport errors and 5xx answers, not 4xx) it
-// fails fast with ErrUnavailable for 10 s. Each call has a timeout unless
-// ctx has an earlier deadline.
+// Calls go through a circuit breaker per tenant (libs/breaker, the tenant
+// of the token): after five consecutive failures of a tenant's calls
+// (transport errors, timeouts and 5xx answers other than 501 and 505;
+// never a 4xx, which is returned as the *Error it is) that tenant's calls
+// fail fast with ErrUnavailable for 10 s; other tenants' calls are not
+// affected. Each call has a timeout unless ctx has an earlier deadline.
 package client
 
 import (
@@ -24,8 +26,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sony/gobreaker/v2"
-
+	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
 )
@@ -38,24 +39,20 @@ const (
 	BulkTimeout = 30 * time.Second
 )
 
-const (
-	maxBody          = 1 << 20
-	breakerOpenFor   = 10 * time.Second
-	breakerThreshold = 5
-)
+const maxBody = 1 << 20
 
 var (
 	// ErrNotFound: no such transaction in the tenant (404 resource_not_found).
 	ErrNotFound = errors.New("transactions client: not found")
-	// ErrUnavailable: the circuit breaker is open.
+	// ErrUnavailable: the tenant's circuit breaker is open.
 	ErrUnavailable = errors.New("transactions client: transactions-svc unavailable")
 )
 
 // Client calls the internal routes of transactions-svc. Share one per process.
 type Client struct {
-	baseURL string
-	hc      *http.Client
-	breaker *gobreaker.CircuitBreaker[answer]
+	baseURL  string
+	hc       *http.Client
+	breakers *breaker.Set[answer]
 }
 
 type answer struct {
@@ -70,14 +67,9 @@ func New(baseURL string, hc *http.Client) *Client {
 		hc = &http.Client{}
 	}
 	return &Client{
-		baseURL: strings.TrimRight(baseURL, "/"),
-		hc:      hc,
-		breaker: gobreaker.NewCircuitBreaker[answer](gobreaker.Settings{
-			Name:        "transactions-svc",
-			Timeout:     breakerOpenFor,
-			ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= breakerThreshold },
-			IsExcluded:  func(err error) bool { return errors.Is(err, context.Canceled) },
-		}),
+		baseURL:  strings.TrimRight(baseURL, "/"),
+		hc:       hc,
+		breakers: breaker.New[answer](breaker.Settings{Name: "transactions-svc"}),
 	}
 }
 
@@ -119,8 +111,11 @@ func (c *Client) call(ctx context.Context, timeout time.Duration, method, path, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	a, err := c.breaker.Execute(func() (answer, error) { return c.send(ctx, method, path, token, idemKey, payload) })
-	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+	a, _, err := c.breakers.Do(breaker.TenantOf(token), func() (answer, int, error) {
+		a, err := c.send(ctx, method, path, token, idemKey, payload)
+		return a, a.status, err
+	})
+	if errors.Is(err, breaker.ErrOpen) {
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if err != nil {
@@ -168,9 +163,5 @@ func (c *Client) send(ctx context.Context, method, path, token, idemKey string, 
 	if err != nil {
 		return answer{}, fmt.Errorf("transactions client: reading %s %s: %w", method, path, err)
 	}
-	a := answer{status: resp.StatusCode, body: b}
-	if a.status >= 500 {
-		return a, decodeError(a)
-	}
-	return a, nil
+	return answer{status: resp.StatusCode, body: b}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/paylane/paylane/libs/breaker"
 )
 
 // Call is one request a fake peer received.
@@ -118,20 +120,61 @@ func (f *Contacts) findOrCreate(w http.ResponseWriter, r *http.Request) {
 // Prepare refuses contact "missing" (422 naming contact_id). Like the real
 // one, confirm needs the token's api:create-<direction> and status its
 // api:view-<direction> (403 forbidden otherwise; the token's claims are
-// read, not verified).
+// read, not verified). FailTenant makes every call of a tenant answer a
+// chosen status.
 type Transactions struct {
 	recorder
-	URL string
+	URL   string
+	mu    sync.Mutex
+	fails map[string]int
+}
+
+// FailTenant answers every later call of tenant with status (an error
+// envelope with code server_error for a 5xx, bad_request otherwise).
+func (f *Transactions) FailTenant(tenant string, status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fails[tenant] = status
+}
+
+// CallsOf returns how many calls tenant made.
+func (f *Transactions) CallsOf(tenant string) int {
+	n := 0
+	for _, c := range f.Calls() {
+		if breaker.TenantOf(c.Token) == tenant {
+			n++
+		}
+	}
+	return n
+}
+
+// failing answers the status chosen for the caller's tenant, if any.
+func (f *Transactions) failing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		status := f.fails[breaker.TenantOf(r.Header.Get("Authorization"))]
+		f.mu.Unlock()
+		if status == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		f.record(r)
+		code := "bad_request"
+		if status >= 500 {
+			code = "server_error"
+		}
+		writeError(w, status, code, "Refused.", nil)
+	})
 }
 
 // NewTransactions starts the fake until the test ends.
 func NewTransactions(t testing.TB) *Transactions {
-	f := &Transactions{}
+	f := &Transactions{fails: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /internal/v1/drafts", f.prepare)
 	mux.HandleFunc("POST /internal/v1/transactions/{id}/confirm", f.confirm)
 	mux.HandleFunc("GET /internal/v1/transactions/{id}/status", f.status)
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(f.failing(mux))
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL
 	return f

@@ -146,5 +146,8 @@ func wake(f func()) {
 	}
 }
 
-// isTransient reports whether a writer's error may go away by retrying.
-func isTransient(err error) bool { return !errors.Is(err, batch.ErrRejected) }
+// isTransient reports whether a writer's error may go away by retrying
+// the same request: not a refusal, nor a failure that may be a row's.
+func isTransient(err error) bool {
+	return !errors.Is(err, batch.ErrRejected) && !errors.Is(err, batch.ErrRefused) && !errors.Is(err, batch.ErrServerFailed)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
 	"github.com/paylane/paylane/batch-svc/internal/store"
@@ -55,7 +56,9 @@ func rowErrors(r RowResult, ext string) []batch.RowError {
 	return out
 }
 
-// externalID is the item's own external_id when it is a string.
+// externalID is the item's own external_id when it is a string, with any
+// NUL character replaced by U+FFFD (a row error keeps it as text, which
+// cannot hold NUL).
 func externalID(item json.RawMessage) string {
 	var v struct {
 		ExternalID any `json:"external_id"`
@@ -64,7 +67,7 @@ func externalID(item json.RawMessage) string {
 		return ""
 	}
 	s, _ := v.ExternalID.(string)
-	return s
+	return strings.ReplaceAll(s, "\x00", "\uFFFD")
 }
 
 // addCompletedEvent writes <type>.batch.completed with the header as data

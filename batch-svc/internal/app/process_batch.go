@@ -87,8 +87,8 @@ func machineryFailure(err error, h batch.Header, idx int) (reason string, ok boo
 
 // processChunk sends chunk idx downstream (retrying transient failures
 // with backoff until it is answered, stop ends or the retry bound passes;
-// splitting it when the downstream finds it too large) and records its
-// outcome.
+// splitting it down to the rows the downstream refuses or fails on, which
+// become row errors) and records its outcome.
 func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batch.Header, idx int) error {
 	var chunk batch.Chunk
 	err := a.d.Store.Read(work, h.TenantID, func(tx *store.Tx) error {
@@ -104,7 +104,7 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 		EmitEvents: !h.Options.SuppressWebhooks, Items: chunk.Items,
 	}
 	started := time.Now()
-	results, err := a.writeRows(stop, work, w, h.TenantID, req)
+	results, err := a.writeChunk(stop, work, w, h.TenantID, req)
 	if err != nil {
 		return err
 	}

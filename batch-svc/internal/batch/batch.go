@@ -144,13 +144,37 @@ var (
 	// ErrUnavailable: a service the submission needed did not answer.
 	ErrUnavailable = errors.New("batch: a peer service is unavailable")
 	// ErrRejected: the downstream service refused a chunk for good (not a
-	// row error, not a transient failure).
+	// row error, not a transient failure): it refused the batch itself
+	// (401, 403, 404, 405), whatever its rows hold.
 	ErrRejected = errors.New("batch: chunk rejected downstream")
 	// ErrTooLarge: the downstream service refused a request as too large
 	// (413). It comes wrapped with ErrRejected: a worker splits the chunk
 	// instead, down to single items.
 	ErrTooLarge = errors.New("batch: request too large for the downstream")
+	// ErrRefused: the downstream service refused a request's content (a
+	// 4xx other than the batch-level ones and 408, 413, 429): some row of
+	// it cannot be written. It comes as a *RefusedError: a worker splits
+	// the request down to the single rows it refuses, each a row error.
+	ErrRefused = errors.New("batch: request refused downstream")
+	// ErrServerFailed: the downstream service failed a request (500, 501,
+	// 505): possibly on one row's content. A worker splits the request
+	// down to single rows; a row still failing while other rows of its
+	// chunk are written is a row error, and a chunk none of whose rows is
+	// written is retried as a transient failure.
+	ErrServerFailed = errors.New("batch: request failed downstream")
 )
+
+// RefusedError is an ErrRefused with the downstream's messages per field
+// (empty when it named none).
+type RefusedError struct {
+	Fields map[string][]string
+	Err    error
+}
+
+func (e *RefusedError) Error() string { return "batch: request refused downstream: " + e.Err.Error() }
+
+// Unwrap makes errors.Is(err, ErrRefused) true, and reaches the cause.
+func (e *RefusedError) Unwrap() []error { return []error{ErrRefused, e.Err} }
 
 // ValidationError is a malformed envelope: messages per field.
 type ValidationError struct {

@@ -43,7 +43,7 @@ func NewContacts(client *contacts.Client, tokens Tokens) *Contacts {
 func (c *Contacts) Write(ctx context.Context, tenantID string, req app.WriteRequest) ([]app.RowResult, error) {
 	token, err := c.tokens.ServiceToken(ctx, tenantID, contactAbilities)
 	if err != nil {
-		return nil, fmt.Errorf("getting a service token: %w", classify(err))
+		return nil, fmt.Errorf("getting a service token: %w", classifyToken(err))
 	}
 	rows, err := c.client.BulkUpsertRaw(ctx, token, contacts.BulkUpsertRawRequest{
 		BatchID: req.BatchID, OnDuplicate: contacts.OnDuplicate(req.Options.OnDuplicate),
@@ -59,23 +59,59 @@ func (c *Contacts) Write(ctx context.Context, tenantID string, req app.WriteRequ
 	return out, nil
 }
 
-// classify marks a refusal that retrying cannot change (a 4xx other than
-// 408, 409 and 429) as batch.ErrRejected, a 413 also as batch.ErrTooLarge
-// (the request, not the rows, was refused: smaller requests may pass);
-// everything else (transport errors, timeouts, 5xx, an open breaker, a
-// conflict with a concurrent write) stays transient.
+// classify sorts a writer's failure by what a worker does with it:
+//   - no answer (transport errors, timeouts, the tenant's breaker open),
+//     502, 503, 504, and 408 and 429 (the callee asking to try the request
+//     later): transient, returned as it is (retried with backoff);
+//   - 413: batch.ErrRejected and batch.ErrTooLarge (the request, not the
+//     rows, was refused: smaller requests may pass);
+//   - 401, 403, 404, 405: batch.ErrRejected (the batch itself is refused,
+//     whatever its rows hold);
+//   - any other 4xx: a *batch.RefusedError with the callee's messages per
+//     field (some row cannot be written: the worker narrows it down);
+//   - 500, 501, 505: batch.ErrServerFailed (possibly one row's content).
 func classify(err error) error {
 	status := statusOf(err)
 	switch {
-	case status == 0, status >= 500, status == http.StatusRequestTimeout,
-		status == http.StatusConflict, status == http.StatusTooManyRequests:
+	case status == 0, status == http.StatusBadGateway, status == http.StatusServiceUnavailable,
+		status == http.StatusGatewayTimeout, status == http.StatusRequestTimeout, status == http.StatusTooManyRequests:
 		return err
 	case status == http.StatusRequestEntityTooLarge:
 		return fmt.Errorf("%w: %w: %w", batch.ErrRejected, batch.ErrTooLarge, err)
-	case status >= 400:
+	case status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound,
+		status == http.StatusMethodNotAllowed:
+		return fmt.Errorf("%w: %w", batch.ErrRejected, err)
+	case status >= 400 && status < 500:
+		return &batch.RefusedError{Fields: fieldsOf(err), Err: err}
+	case status >= 500:
+		return fmt.Errorf("%w: %w", batch.ErrServerFailed, err)
+	}
+	return err
+}
+
+// classifyToken sorts a failure to get a service token: identity-svc
+// refusing is the batch's problem (batch.ErrRejected), never a row's;
+// the rest is transient.
+func classifyToken(err error) error {
+	if status := statusOf(err); status >= 400 && status < 500 && status != http.StatusRequestTimeout &&
+		status != http.StatusTooManyRequests {
 		return fmt.Errorf("%w: %w", batch.ErrRejected, err)
 	}
 	return err
+}
+
+// fieldsOf returns the messages per field of a 422 validation_failed
+// answer in err's chain, or nil.
+func fieldsOf(err error) map[string][]string {
+	var ce *contacts.Error
+	if errors.As(err, &ce) {
+		return ce.Fields()
+	}
+	var te *transactions.Error
+	if errors.As(err, &te) {
+		return te.Fields()
+	}
+	return nil
 }
 
 // statusOf returns the HTTP status of a peer's error answer in err's

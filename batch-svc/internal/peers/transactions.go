@@ -35,7 +35,7 @@ func direction(t batch.Type) string {
 func (p *Transactions) Write(ctx context.Context, tenantID string, req app.WriteRequest) ([]app.RowResult, error) {
 	token, err := p.tokens.ServiceToken(ctx, tenantID, []string{req.Type.CreateAbility()})
 	if err != nil {
-		return nil, fmt.Errorf("getting a service token: %w", classify(err))
+		return nil, fmt.Errorf("getting a service token: %w", classifyToken(err))
 	}
 	in := transactions.BulkCreateRequest{
 		BatchID: req.BatchID, Direction: direction(req.Type), OnDuplicate: string(req.Options.OnDuplicate),

@@ -19,20 +19,30 @@ type Claim struct {
 	Token    string
 }
 
-// ClaimNext takes the oldest batch whose lease is free (queued, or
-// processing with a lease its worker stopped renewing) for the worker
-// holding token until leaseUntil. FOR UPDATE SKIP LOCKED lets concurrent
-// workers claim different batches. The queue holds no customer data and
-// has no row-level security: this is the only statement that reads across
-// tenants. False when no batch is free.
-func (s *Store) ClaimNext(ctx context.Context, now, leaseUntil time.Time, token string) (Claim, bool, error) {
+// ClaimNext takes a batch whose lease is free (queued, or processing with
+// a lease its worker stopped renewing) for the worker holding token until
+// leaseUntil, skipping the batches of the tenants in skip. Tenants holding
+// the fewest leases (batches being processed, on any replica) go first,
+// then the oldest free batch: a tenant with batches in processing does
+// not get a worker before a tenant waiting with none. FOR UPDATE SKIP
+// LOCKED lets concurrent workers claim different batches. The queue holds
+// no customer data and has no row-level security: this is the only
+// statement that reads across tenants. False when no batch is free.
+func (s *Store) ClaimNext(ctx context.Context, now, leaseUntil time.Time, token string, skip []string) (Claim, bool, error) {
 	c := Claim{Token: token}
-	err := s.pool.QueryRow(ctx, `WITH free AS (
-			SELECT batch_id FROM batch_queue WHERE lease_until <= $1
-			 ORDER BY lease_until, batch_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+	if skip == nil {
+		skip = []string{}
+	}
+	err := s.pool.QueryRow(ctx, `WITH held AS (
+			SELECT tenant_id, count(*) AS n FROM batch_queue
+			 WHERE lease_until > $1 AND lease_token IS NOT NULL GROUP BY tenant_id),
+		free AS (
+			SELECT q.batch_id FROM batch_queue q LEFT JOIN held h ON h.tenant_id = q.tenant_id
+			 WHERE q.lease_until <= $1 AND NOT (q.tenant_id = ANY($4::text[]))
+			 ORDER BY coalesce(h.n, 0), q.lease_until, q.batch_id LIMIT 1 FOR UPDATE OF q SKIP LOCKED)
 		UPDATE batch_queue q SET lease_until = $2, lease_token = $3
 		  FROM free WHERE q.batch_id = free.batch_id
-		RETURNING q.batch_id, q.tenant_id`, now, leaseUntil, token).Scan(&c.BatchID, &c.TenantID)
+		RETURNING q.batch_id, q.tenant_id`, now, leaseUntil, token, skip).Scan(&c.BatchID, &c.TenantID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Claim{}, false, nil
 	}

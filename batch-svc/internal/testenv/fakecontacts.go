@@ -10,8 +10,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/paylane/paylane/libs/breaker"
 )
 
 // BulkCall is one bulk-upsert call the fake received.
@@ -49,6 +52,32 @@ type Contacts struct {
 	maxBody int
 	refused int
 	onWrite func(BulkCall)
+	rules   []Rule
+}
+
+// Rule chooses an error answer for a whole call of tenant (0: answer
+// normally), as a downstream failing on a request's content does.
+type Rule func(tenant string, call BulkCall) int
+
+// FailWhen adds a rule; the first rule answering a status wins. A 422
+// answers validation_failed naming external_id, a 5xx server_error.
+func (f *Contacts) FailWhen(rule Rule) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rules = append(f.rules, rule)
+}
+
+// Holding returns a rule answering status to any call with an item whose
+// raw JSON holds marker.
+func Holding(marker string, status int) Rule {
+	return func(_ string, call BulkCall) int {
+		for _, it := range call.Items {
+			if strings.Contains(string(it), marker) {
+				return status
+			}
+		}
+		return 0
+	}
 }
 
 // NewContacts starts the fake until the test ends.
@@ -130,6 +159,14 @@ func (f *Contacts) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, call)
+	tenant := breaker.TenantOf(r.Header.Get("Authorization"))
+	for _, rule := range f.rules {
+		if status := rule(tenant, call); status != 0 {
+			f.mu.Unlock()
+			writeFailure(w, status)
+			return
+		}
+	}
 	if f.status != 0 {
 		status := f.status
 		f.mu.Unlock()
@@ -148,6 +185,20 @@ func (f *Contacts) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": out})
+}
+
+// writeFailure answers an error envelope of status.
+func writeFailure(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	switch {
+	case status == http.StatusUnprocessableEntity:
+		_, _ = w.Write([]byte(`{"error":{"code":"validation_failed","message":"The given data was invalid.","details":{"external_id":["The external id must not contain a NUL character."]}}}`))
+	case status >= 500:
+		_, _ = w.Write([]byte(`{"error":{"code":"server_error","message":"Server error."}}`))
+	default:
+		_, _ = w.Write([]byte(`{"error":{"code":"bad_request","message":"Refused."}}`))
+	}
 }
 
 // row decides (or replays) one row; f.mu is held.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -27,9 +28,19 @@ type TxCall struct {
 // auto-assignment finds at most 3, any other campaign is refused (422
 // naming campaign_id).
 type Transactions struct {
-	URL   string
-	mu    sync.Mutex
-	calls []TxCall
+	URL    string
+	mu     sync.Mutex
+	calls  []TxCall
+	marker string
+	status int
+}
+
+// FailHolding answers status to any bulk create with an item whose raw
+// JSON holds marker, as a service failing on one row's content does.
+func (f *Transactions) FailHolding(marker string, status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.marker, f.status = marker, status
 }
 
 // NewTransactions starts the fake until the test ends.
@@ -61,7 +72,16 @@ func (f *Transactions) bulk(w http.ResponseWriter, r *http.Request) {
 	call.Path = r.URL.Path
 	f.mu.Lock()
 	f.calls = append(f.calls, call)
+	marker, status := f.marker, f.status
 	f.mu.Unlock()
+	if marker != "" {
+		for _, it := range call.Items {
+			if strings.Contains(string(it), marker) {
+				writeFailure(w, status)
+				return
+			}
+		}
+	}
 	out := make([]map[string]any, len(call.Items))
 	for i, raw := range call.Items {
 		var item struct {

@@ -37,6 +37,12 @@ type Options struct {
 type Pool struct {
 	o    Options
 	wake chan struct{}
+
+	// mu serialises claims, so that running is exact when a worker picks
+	// which tenants to skip; running counts this replica's workers busy
+	// with each tenant's batches.
+	mu      sync.Mutex
+	running map[string]int
 }
 
 // New returns the workers of o.
@@ -44,7 +50,7 @@ func New(o Options) *Pool {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Pool{o: o, wake: make(chan struct{}, max(1, o.Workers))}
+	return &Pool{o: o, wake: make(chan struct{}, max(1, o.Workers)), running: map[string]int{}}
 }
 
 // Wake tells an idle worker that a batch was queued. It never blocks.
@@ -80,10 +86,44 @@ func (p *Pool) loop(ctx context.Context) {
 	}
 }
 
+// PerTenant is how many of a replica's workers one tenant's batches may
+// hold at once: all but one, so that one worker is always left for the
+// other tenants' batches however long one tenant's take (a downstream
+// failing for it, retried for BATCH_RETRY_FOR); all of them with a
+// single worker.
+func PerTenant(workers int) int { return max(1, workers-1) }
+
+// claim claims a batch of a tenant that holds fewer than PerTenant of the
+// replica's workers, and counts it.
+func (p *Pool) claim(ctx context.Context) (store.Claim, bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var skip []string
+	for tenant, n := range p.running {
+		if n >= PerTenant(p.o.Workers) {
+			skip = append(skip, tenant)
+		}
+	}
+	now := time.Now()
+	c, ok, err := p.o.Store.ClaimNext(ctx, now, now.Add(p.o.Lease), ids.New(), skip)
+	if ok {
+		p.running[c.TenantID]++
+	}
+	return c, ok, err
+}
+
+// done uncounts a claim of tenant.
+func (p *Pool) done(tenant string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running[tenant]--; p.running[tenant] <= 0 {
+		delete(p.running, tenant)
+	}
+}
+
 // RunOnce claims one batch and processes it; false when none was free.
 func (p *Pool) RunOnce(ctx context.Context) bool {
-	now := time.Now()
-	c, ok, err := p.o.Store.ClaimNext(ctx, now, now.Add(p.o.Lease), ids.New())
+	c, ok, err := p.claim(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			p.o.Log.Warn("claiming a batch", "err", err)
@@ -93,6 +133,7 @@ func (p *Pool) RunOnce(ctx context.Context) bool {
 	if !ok {
 		return false
 	}
+	defer p.done(c.TenantID)
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
 	renewed := make(chan struct{})

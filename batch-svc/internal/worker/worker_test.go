@@ -110,7 +110,7 @@ func TestResumeAfterACrashWritesNoRowTwice(t *testing.T) {
 	// Worker A writes chunk 0, then dies after chunk 1 reached the
 	// downstream service and before it recorded chunk 1.
 	now := time.Now()
-	claimA, ok, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), "worker-a")
+	claimA, ok, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), "worker-a", nil)
 	if err != nil || !ok || claimA.BatchID != id {
 		t.Fatalf("claim = %+v, %v, %v", claimA, ok, err)
 	}
@@ -191,5 +191,72 @@ func TestStoppingWorkerReleasesBetweenChunks(t *testing.T) {
 	}
 	if h := e.header(t, id); h.Status != batch.Completed || h.ProcessedItems != 1000 || h.SucceededItems != 1000 {
 		t.Errorf("after the resume: %+v", h)
+	}
+}
+
+// TestClaimPrefersTenantsWithFewerBatchesInProcess: a tenant already
+// holding a worker comes after a tenant holding none, even with older
+// batches; a skipped tenant's batches are not claimed at all.
+func TestClaimPrefersTenantsWithFewerBatchesInProcess(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	const other = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
+	submit := func(tenantID string) string {
+		items := []json.RawMessage{json.RawMessage(`{"phone":"+14155550100"}`)}
+		h, err := e.app.Submit(ctx, app.Caller{TenantID: tenantID}, batch.Contacts, batch.Envelope{Items: items})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.ID
+	}
+	a1, a2 := submit(tenant), submit(tenant)
+	b1 := submit(other)
+	now := time.Now().Add(time.Second)
+	claim := func(skip ...string) (store.Claim, bool) {
+		c, ok, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), fmt.Sprintf("w-%d", time.Now().UnixNano()), skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, ok
+	}
+	if c, _ := claim(); c.BatchID != a1 {
+		t.Fatalf("first claim = %s, want the oldest batch %s", c.BatchID, a1)
+	}
+	if c, ok := claim(tenant); !ok || c.BatchID != b1 {
+		t.Fatalf("claim skipping %s = %s, want %s", tenant, c.BatchID, b1)
+	}
+	if c, ok := claim(tenant); ok {
+		t.Fatalf("claim skipping %s = %s, want none", tenant, c.BatchID)
+	}
+	if c, _ := claim(); c.BatchID != a2 {
+		t.Fatalf("last claim = %s, want %s", c.BatchID, a2)
+	}
+}
+
+func TestClaimOrdersByBatchesInProcess(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	const other = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
+	submit := func(tenantID string) string {
+		items := []json.RawMessage{json.RawMessage(`{"phone":"+14155550100"}`)}
+		h, err := e.app.Submit(ctx, app.Caller{TenantID: tenantID}, batch.Contacts, batch.Envelope{Items: items})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.ID
+	}
+	a1, _ := submit(tenant), submit(tenant)
+	b1 := submit(other)
+	now := time.Now().Add(time.Second)
+	c, _, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), "w1", nil)
+	if err != nil || c.BatchID != a1 {
+		t.Fatalf("first claim = %s, %v; want %s", c.BatchID, err, a1)
+	}
+	// a2 is older than b1, but its tenant holds a worker already.
+	c, _, err = e.st.ClaimNext(ctx, now, now.Add(time.Hour), "w2", nil)
+	if err != nil || c.BatchID != b1 {
+		t.Fatalf("second claim = %s, %v; want %s of the tenant holding none", c.BatchID, err, b1)
 	}
 }

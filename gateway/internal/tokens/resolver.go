@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/breaker"
 )
 
 // ErrInvalid is returned for a token that is missing, malformed, unknown,
@@ -87,8 +88,15 @@ func NewResolver(intro Introspector, opts Options) *Resolver {
 		ReadyToTrip: func(c gobreaker.Counts) bool {
 			return c.ConsecutiveFailures >= 5
 		},
-		// A refused token is a healthy answer of identity-svc.
-		IsSuccessful: func(err error) bool { return err == nil || errors.Is(err, client.ErrInvalidToken) },
+		// A refused token, and any other 4xx, is a healthy answer of
+		// identity-svc (libs/breaker's rule: only no answer and 5xx count).
+		IsSuccessful: func(err error) bool {
+			if err == nil || errors.Is(err, client.ErrInvalidToken) {
+				return true
+			}
+			status := client.StatusOf(err)
+			return status != 0 && !breaker.Failure(status, nil)
+		},
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			log.Warn("circuit breaker state change", "breaker", name, "from", from.String(), "to", to.String())
 		},

@@ -195,3 +195,26 @@ func TestBearer(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityRefusalsNeverOpenTheBreaker: identity-svc answering a 4xx
+// (other than the 401 of a refused token) answers the request, it is not
+// down: the breaker stays closed and other tokens are still introspected.
+func TestIdentityRefusalsNeverOpenTheBreaker(t *testing.T) {
+	t.Parallel()
+	r, f, _ := setup(t, 5*time.Second)
+	f.mu.Lock()
+	f.err = &client.Error{Status: 429, Code: "rate_limited"}
+	f.mu.Unlock()
+	for i := range 8 {
+		tok := "pl_13|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST" + string(rune('a'+i)) + "V"
+		if _, err := r.Resolve(context.Background(), tok, ""); err == nil {
+			t.Fatal("Resolve succeeded on a refusal")
+		}
+	}
+	f.mu.Lock()
+	f.err = nil
+	f.mu.Unlock()
+	if _, err := r.Resolve(context.Background(), goodToken, ""); err != nil {
+		t.Errorf("Resolve after identity's refusals = %v, want the token resolved (breaker closed)", err)
+	}
+}

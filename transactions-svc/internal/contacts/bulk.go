@@ -213,10 +213,12 @@ func concurrently(keys []string, fn func(string) lookup) map[string]lookup {
 }
 
 // mapBulkError turns a refused or failed bulk upsert into the domain's
-// error: contacts-svc unreachable or failing is app.ErrUnavailable; a
-// refusal (4xx) is a fault of this side, reported as it is.
+// error: contacts-svc unreachable or unavailable is app.ErrUnavailable; a
+// refusal (4xx) is a fault of this side, and a 500 a failure of the
+// request's rows, reported as they are (500: retrying the same rows later
+// would fail the same way).
 func mapBulkError(err error) error {
-	if s := client.StatusOf(err); s >= 400 && s < 500 {
+	if !unavailable(err) {
 		return fmt.Errorf("contacts-svc refused the bulk upsert: %w", err)
 	}
 	return fmt.Errorf("%w: %w", app.ErrUnavailable, err)

@@ -59,7 +59,11 @@ func (r *Resolver) Resolve(ctx context.Context, token string, ref app.ContactRef
 	return app.Contact{ID: c.ID, FirstName: deref(c.FirstName), LastName: deref(c.LastName), Phone: c.Phone}, nil
 }
 
-// mapError turns a client error into the domain's.
+// mapError turns a client error into the domain's: 404 and 422 are an
+// unknown contact; contacts-svc unreachable, unavailable (502, 503, 504)
+// or the tenant's breaker open is app.ErrUnavailable (503, retry later);
+// any other answer (another 4xx, a 500 for this input) is reported as it
+// is (500): retrying the same request would fail the same way.
 func mapError(err error) error {
 	var ce *client.Error
 	switch {
@@ -67,10 +71,21 @@ func mapError(err error) error {
 		return txn.ErrContactNotFound
 	case errors.As(err, &ce) && ce.Status == http.StatusUnprocessableEntity:
 		return txn.ErrContactNotFound
-	case errors.As(err, &ce) && ce.Status < http.StatusInternalServerError:
-		return fmt.Errorf("contacts-svc refused the lookup: %w", err)
+	case !unavailable(err):
+		return fmt.Errorf("contacts-svc refused or failed the lookup: %w", err)
 	}
 	return fmt.Errorf("%w: %w", app.ErrUnavailable, err)
+}
+
+// unavailable reports whether err says contacts-svc could not answer for
+// now: no answer (transport error, timeout, the tenant's breaker open) or
+// 502, 503, 504.
+func unavailable(err error) bool {
+	switch client.StatusOf(err) {
+	case 0, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 func deref(s *string) string {

@@ -10,14 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	// Tests only: contacts-svc's exported Run starts the real peer service,
 	// reached through its client package like in production. The service's
 	// own code imports nothing of contacts-svc but contacts-svc/client.
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/pgcluster"
 	"github.com/paylane/paylane/libs/testkit"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
+	contactsadapter "github.com/paylane/paylane/transactions-svc/internal/contacts"
+	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 )
 
 // peer is the contacts-svc, and the identity key set it trusts, that every
@@ -109,4 +115,18 @@ func (e *Env) DeleteContact(t testing.TB, tenant, id string) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("deleting contact: %d", resp.StatusCode)
 	}
+}
+
+// UseContacts rebuilds the service to call the contacts-svc at url (a
+// fake, such as contacts-svc/client/clienttest) instead of the real peer.
+func (e *Env) UseContacts(t testing.TB, url string) {
+	t.Helper()
+	e.ContactsURL = url
+	e.App = app.New(e.Store, contactsadapter.New(url, nil, 5*time.Second), e.Links, e.Clock.Now)
+	verifier, err := authz.NewStaticVerifier(e.Signer.JWKS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Web = httpx.NewApp(nil, fiber.Config{BodyLimit: httpapi.MaxBody})
+	httpapi.Register(e.Web, httpapi.Deps{App: e.App, Verifier: verifier, Pool: e.Pool})
 }
