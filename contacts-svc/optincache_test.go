@@ -3,6 +3,8 @@ package contacts_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -112,5 +114,51 @@ func publishOptInEvent(t *testing.T, brokers []string, typ string, data any) {
 	defer w.Close()
 	if err := w.WriteMessages(context.Background(), kafka.Message{Key: []byte(tenantA), Value: value}); err != nil {
 		t.Fatalf("publishing %s: %v", typ, err)
+	}
+}
+
+// TestSingleReadIsServiceUnavailableWhileOptInSvcIs: a single read needs
+// optin-svc's answer; while optin-svc cannot give one (a 503, no answer)
+// the read is 503 service_unavailable with Retry-After, which a client
+// retries, never a 500.
+func TestSingleReadIsServiceUnavailableWhileOptInSvcIs(t *testing.T) {
+	t.Parallel()
+	optin := optinstest.Start(t)
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL
+	down.Close() // nothing listens there any more
+	for _, tc := range []struct {
+		name string
+		url  string
+		fail func()
+	}{
+		{"optin-svc answers 503", optin.URL, func() { optin.FailNext(1) }},
+		{"optin-svc unreachable", downURL, func() {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := testsvc.StartWith(t, nil, func(c *contacts.Config) {
+				c.OptInURL, c.OptInCacheTTL = tc.url, 0
+			})
+			tok := svc.Token(t, tenantA, abilities...)
+			code, body := call(t, "POST", svc.BaseURL()+"/api/v1/contacts", tok, `{"first_name":"Ada","phone":"+14155550143"}`, nil)
+			if code != 201 {
+				t.Fatalf("create = %d %s", code, body)
+			}
+			var created struct {
+				Data struct{ ID string } `json:"data"`
+			}
+			if err := json.Unmarshal(body, &created); err != nil {
+				t.Fatal(err)
+			}
+			tc.fail()
+			code, body = call(t, "GET", svc.BaseURL()+"/api/v1/contacts/"+created.Data.ID, tok, "", nil)
+			var env struct {
+				Error struct{ Code string } `json:"error"`
+			}
+			_ = json.Unmarshal(body, &env)
+			if code != http.StatusServiceUnavailable || env.Error.Code != "service_unavailable" {
+				t.Fatalf("single read while optin-svc cannot answer = %d %s, want 503 service_unavailable", code, body)
+			}
+		})
 	}
 }

@@ -64,6 +64,19 @@ func Failure(status int, err error) bool {
 	return false
 }
 
+// Unavailable reports whether a call's outcome says the callee cannot
+// answer for now, so the caller answers 503 and the client retries: no
+// answer (status 0: transport error, timeout, breaker open) or 502, 503,
+// 504. Any other status is the callee's answer to this request, which a
+// retry would only repeat.
+func Unavailable(status int) bool {
+	switch status {
+	case 0, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
 // Settings configure a Set; zero fields take the defaults.
 type Settings struct {
 	// Name names the callee in the breakers (and in OnStateChange).

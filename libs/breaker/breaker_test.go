@@ -162,3 +162,12 @@ func TestStatusesPassThrough(t *testing.T) {
 		}
 	}
 }
+
+func TestUnavailable(t *testing.T) {
+	t.Parallel()
+	for status, want := range map[int]bool{0: true, 502: true, 503: true, 504: true, 500: false, 501: false, 404: false, 422: false, 429: false, 200: false} {
+		if got := breaker.Unavailable(status); got != want {
+			t.Errorf("Unavailable(%d) = %v, want %v", status, got, want)
+		}
+	}
+}

@@ -86,6 +86,16 @@ type Error struct {
 	RequestID string
 }
 
+// StatusOf returns the HTTP status of an *Error in err's chain, or 0 (no
+// answer: transport error, timeout, breaker open).
+func StatusOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return 0
+}
+
 func (e *Error) Error() string {
 	if e.Code == "" {
 		return fmt.Sprintf("optin-svc answered %d", e.Status)

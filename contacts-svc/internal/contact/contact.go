@@ -21,6 +21,9 @@ var (
 	// ErrNotFound: no such contact (or definition) in the tenant, or an id
 	// that is not a ULID.
 	ErrNotFound = errors.New("contact: not found")
+	// ErrUnavailable: a service the answer needs (optin-svc for a single
+	// read's opt-in standing) cannot answer for now; the client retries.
+	ErrUnavailable = errors.New("contact: a service the answer needs is unavailable")
 	// ErrPhoneTaken: another live contact of the tenant has the phone.
 	ErrPhoneTaken = errors.New("contact: phone already used by a live contact")
 	// ErrExternalIDTaken: another live contact of the tenant has the external id.

@@ -31,6 +31,11 @@ func apiError(err error) error {
 			"Another write touched these contacts; retry the request.")
 		e.RetryAfter = 1
 		return e
+	case errors.Is(err, contact.ErrUnavailable):
+		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
+			"The service is temporarily unavailable. Please retry.")
+		e.RetryAfter = 1
+		return e
 	case errors.Is(err, contact.ErrPhoneTaken):
 		return apierr.Field("phone", contact.MsgPhoneTaken)
 	case errors.Is(err, contact.ErrExternalIDTaken):

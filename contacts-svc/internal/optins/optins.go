@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/breaker"
 	optinclient "github.com/paylane/paylane/optin-svc/client"
 )
 
@@ -31,6 +32,9 @@ func (r *Remote) OptIn(ctx context.Context, _ string, c contact.Contact) (contac
 		return contact.OptIn{}, ErrNoToken
 	}
 	status, consents, err := r.client.OptInStatus(ctx, token, c.ID, c.Phone)
+	if err != nil && breaker.Unavailable(optinclient.StatusOf(err)) {
+		return contact.OptIn{}, fmt.Errorf("%w: asking optin-svc: %w", contact.ErrUnavailable, err)
+	}
 	if err != nil {
 		return contact.OptIn{}, fmt.Errorf("asking optin-svc: %w", err)
 	}

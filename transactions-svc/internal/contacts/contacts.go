@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -81,11 +82,7 @@ func mapError(err error) error {
 // now: no answer (transport error, timeout, the tenant's breaker open) or
 // 502, 503, 504.
 func unavailable(err error) bool {
-	switch client.StatusOf(err) {
-	case 0, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	return breaker.Unavailable(client.StatusOf(err))
 }
 
 func deref(s *string) string {
