@@ -77,6 +77,7 @@ func build(cfg Config) (*parts, error) {
 	}
 	p.admin = edge.NewAdmin(edge.AdminConfig{
 		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: p.reg, Logger: cfg.Logger,
+		ReadTimeout: cfg.ReadTimeout,
 	})
 	p.closeLimiter = closeLimiter
 	return p, nil
@@ -161,6 +162,7 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, limiter ratelimit.Limit
 		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: limiter,
 		Limits:    edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: cfg.Logger,
+		ReadTimeout: cfg.ReadTimeout,
 	}), nil
 }
 
