@@ -148,4 +148,3 @@ func TestRedactPhoneKeeps(t *testing.T) {
 		}
 	}
 }
-
