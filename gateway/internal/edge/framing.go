@@ -3,6 +3,7 @@ package edge
 import (
 	"bytes"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -15,7 +16,8 @@ import (
 const MaxURILength = 8 << 10
 
 // checkFraming refuses what a well-formed HTTP/1.1 request never carries,
-// before anything else looks at the request: a request target that is
+// before anything else looks at the request: a method that is not a token,
+// a request target that is
 // neither a path nor an absolute http(s) URL (400), one longer than
 // MaxURILength (414), a singleton header given twice, both Content-Length and
 // Transfer-Encoding, and control characters in header values (400). The
@@ -26,6 +28,10 @@ const MaxURILength = 8 << 10
 // to the host it names.
 func checkFraming(c *fiber.Ctx) error {
 	req := c.Request()
+	if !isToken(req.Header.Method()) {
+		c.Context().SetConnectionClose()
+		return apierr.BadRequest("The request method is not a token.")
+	}
 	if err := originForm(req.Header.RequestURI(), c); err != nil {
 		c.Context().SetConnectionClose()
 		return err
@@ -92,6 +98,9 @@ func headerProblem(raw []byte) string {
 			continue
 		}
 		name = bytes.TrimSpace(name)
+		if !isToken(name) {
+			return "A request header name is not a token."
+		}
 		for i, s := range singletons {
 			if bytes.EqualFold(name, []byte(s)) {
 				seen[i]++
@@ -110,4 +119,18 @@ func headerProblem(raw []byte) string {
 		return "The request has both Content-Length and Transfer-Encoding."
 	}
 	return ""
+}
+
+// isToken reports whether b is an RFC 9110 token (a method or a header
+// name).
+func isToken(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return len(b) > 0
 }

@@ -134,6 +134,11 @@ func TestMalformedRequestsGetTheEnvelope(t *testing.T) {
 		// the read timeout ends it.
 		{"header without colon", "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: api.test\r\nNoColon\r\n\r\n", 408},
 		{"space in header name", "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: api.test\r\nX Bad: 1\r\n\r\n", 400},
+		{"control byte in header name", "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: api.test\r\nX-Bad\x01Name: 1\r\n\r\n", 400},
+		{"method not a token", "G(T /api/v1/healthcheck/app HTTP/1.1\r\nHost: api.test\r\n\r\n", 400},
+		{"asterisk form", "OPTIONS * HTTP/1.1\r\nHost: api.test\r\n\r\n", 400},
+		{"bad chunk", "POST /api/v1/contacts HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400},
+		{"no request target", "GET\r\n\r\n", 400},
 		{"control byte in header value", "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: api.test\r\nX-A: a\x00b\r\n\r\n", 400},
 		{"bad content length", "POST /api/v1/contacts HTTP/1.1\r\nHost: api.test\r\nContent-Length: x\r\n\r\n", 400},
 		// fasthttp reads the body by the last Content-Length.
