@@ -102,7 +102,7 @@ func headerProblem(raw []byte) string {
 			return "A request header name is not a token."
 		}
 		for i, s := range singletons {
-			if bytes.EqualFold(name, []byte(s)) {
+			if equalFold(name, s) {
 				seen[i]++
 				if seen[i] > 1 {
 					return "The request has more than one " + s + " header."
@@ -119,6 +119,20 @@ func headerProblem(raw []byte) string {
 		return "The request has both Content-Length and Transfer-Encoding."
 	}
 	return ""
+}
+
+// equalFold is bytes.EqualFold against an ASCII string, without converting
+// it.
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		if b[i]|0x20 != s[i]|0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // isToken reports whether b is an RFC 9110 token (a method or a header
