@@ -3,6 +3,7 @@ package obs
 import (
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // How RedactPhone tells a phone number from other digits.
@@ -26,8 +27,10 @@ import (
 //     unless it is a date (2026-11-22, which is then skipped and the rest
 //     read again), an IPv4 address or a decimal number ("0.123456789").
 //
-// Every digit of a number but its last four becomes "*" (an encoded digit
-// becomes "%2A"), so the text keeps its length and shape. An amount (at most
+// Full-width, Arabic-Indic and Devanagari digits count as digits, as they do
+// for libphonenumber. Every digit of a number but its last four becomes "*"
+// (an encoded digit "%2A", a multi-byte digit one "*" per byte), so the
+// text keeps its length and shape. An amount (at most
 // 8 digits), a ULID, a UUID, an RFC 3339 timestamp and a request id come out
 // unchanged.
 const (
@@ -78,7 +81,7 @@ func (g group) digits() int { return g.to - g.from }
 // four digits: "+15551234567" → "+*******4567", "(415) 354-6544" →
 // "(***) ***-6544", "%2B1%20415%20585%204147" → "%2B*%20***%20***%204147".
 func RedactPhone(s string) string {
-	if !hasDigits(s, minGroupedDigits) {
+	if !mayHoldPhone(s) {
 		return s // fast path: most log values hold few digits
 	}
 	units := toUnits(s)
@@ -111,10 +114,10 @@ func RedactPhone(s string) string {
 		switch {
 		case !mask[k]:
 			b.WriteString(s[u.start:u.end])
-		case u.end-u.start == 1:
-			b.WriteByte('*')
-		default:
+		case s[u.start] == '%':
 			b.WriteString(maskedEncodedUnit)
+		default: // a digit, one "*" per byte (a full-width digit has three)
+			b.WriteString(strings.Repeat("*", u.end-u.start))
 		}
 	}
 	return b.String()
@@ -318,10 +321,29 @@ func toUnits(s string) []unit {
 			i += 3
 			continue
 		}
+		if s[i] >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if d, ok := unicodeDigit(r); ok {
+				units = append(units, unit{start: i, end: i + n, b: d})
+				i += n
+				continue
+			}
+		}
 		units = append(units, unit{start: i, end: i + 1, b: s[i]})
 		i++
 	}
 	return units
+}
+
+// unicodeDigit maps the digits libphonenumber reads besides ASCII ones
+// (full-width, Arabic-Indic, Eastern Arabic-Indic, Devanagari) to ASCII.
+func unicodeDigit(r rune) (byte, bool) {
+	for _, zero := range [...]rune{'\uFF10', '\u0660', '\u06F0', '\u0966'} {
+		if r >= zero && r <= zero+9 {
+			return byte('0' + r - zero), true
+		}
+	}
+	return 0, false
 }
 
 // RedactPath returns a request path (with its query, if any) fit for logs:
@@ -362,10 +384,15 @@ func secretParam(k string) bool {
 	return false
 }
 
-// hasDigits reports whether s holds at least n digits (raw; a percent
-// escape of a digit starts with "%3", which counts its "3").
-func hasDigits(s string, n int) bool {
+// mayHoldPhone reports whether s holds at least minGroupedDigits ASCII
+// digits (a percent escape of a digit starts with "%3", which counts its
+// "3"), or any non-ASCII byte (which may be a full-width digit).
+func mayHoldPhone(s string) bool {
+	n := minGroupedDigits
 	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
 		if isDigit(s[i]) {
 			if n--; n == 0 {
 				return true
