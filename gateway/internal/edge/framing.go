@@ -16,11 +16,11 @@ import (
 const MaxURILength = 8 << 10
 
 // checkFraming refuses what a well-formed HTTP/1.1 request never carries,
-// before anything else looks at the request: a method that is not a token,
-// a request target that is
-// neither a path nor an absolute http(s) URL (400), one longer than
-// MaxURILength (414), a singleton header given twice, both Content-Length and
-// Transfer-Encoding, and control characters in header values (400). The
+// before anything else looks at the request: a method or header name that is
+// not a token, a request target that is neither a path nor an absolute
+// http(s) URL (400), one longer than MaxURILength (414), a singleton header
+// given twice, both Content-Length and Transfer-Encoding, and control
+// characters in header values (400). The
 // connection is closed after such an answer, since how the client framed
 // the rest of it is not known. An absolute-form target
 // ("GET https://host/api/v1/contacts", RFC 9112 section 3.2.2) is taken as
