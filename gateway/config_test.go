@@ -52,6 +52,7 @@ func TestConfigFromEnv(t *testing.T) {
 		"KAFKA_BROKERS":                 "k1:9092, k2:9092",
 		"RATE_LIMIT_TOKEN_PER_MINUTE":   "100",
 		"TOKEN_CACHE_TTL":               "3s",
+		"READ_TIMEOUT":                  "2s",
 		"LISTEN_ADDR":                   "",
 		"RATE_LIMIT_IP_PER_MINUTE":      "",
 		"RATE_LIMIT_WEBHOOK_PER_MINUTE": "",
@@ -75,6 +76,7 @@ func TestConfigFromEnv(t *testing.T) {
 		AdminRoutes:    []gateway.Route{{Prefix: "/admin/v1/tenants", Upstream: "http://identity-svc:8080"}},
 		KafkaBrokers:   []string{"k1:9092", "k2:9092"},
 		TokenPerMinute: 100, IPPerMinute: 30, WebhookPerMinute: 120, TokenCacheTTL: 3 * time.Second,
+		ReadTimeout: 2 * time.Second,
 	}
 	if diff := cmp.Diff(want, cfg, cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".Ready" || p.Last().String() == ".ExtraRootCAs"
@@ -86,6 +88,7 @@ func TestConfigFromEnv(t *testing.T) {
 		"no identity":      {"IDENTITY_URL", ""},
 		"bad limit":        {"RATE_LIMIT_IP_PER_MINUTE", "many"},
 		"bad ttl":          {"TOKEN_CACHE_TTL", "5"},
+		"bad read timeout": {"READ_TIMEOUT", "-1s"},
 		"cert without key": {"TLS_CERT_FILE", "/tmp/cert.pem"},
 		"bad routes":       {"ROUTES", "/x"},
 		"bad public url":   {"PUBLIC_BASE_URL", "localhost"},

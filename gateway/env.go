@@ -32,6 +32,7 @@ func ConfigFromEnv() (Config, error) {
 		IPPerMinute:      e.integer("RATE_LIMIT_IP_PER_MINUTE", DefaultIPPerMinute),
 		WebhookPerMinute: e.integer("RATE_LIMIT_WEBHOOK_PER_MINUTE", DefaultWebhookPerMinute),
 		TokenCacheTTL:    e.duration("TOKEN_CACHE_TTL", DefaultTokenCacheTTL),
+		ReadTimeout:      e.duration("READ_TIMEOUT", DefaultReadTimeout),
 		PublicBaseURL:    os.Getenv("PUBLIC_BASE_URL"),
 	}
 	level := e.level("LOG_LEVEL")

@@ -78,6 +78,7 @@ func build(cfg Config) (*parts, error) {
 	}
 	p.admin = edge.NewAdmin(edge.AdminConfig{
 		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: p.reg, Logger: cfg.Logger,
+		ReadTimeout: cfg.ReadTimeout,
 	})
 	p.closeLimiter = stores.close
 	return p, nil
@@ -162,6 +163,7 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *prox
 		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: stores.limiter, Keys: stores.keys,
 		Limits:    edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: cfg.Logger,
+		ReadTimeout: cfg.ReadTimeout,
 	}), nil
 }
 

@@ -1,11 +1,15 @@
 package gateway_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/gateway/openapi"
@@ -154,5 +158,48 @@ func TestRunRefusesBadConfig(t *testing.T) {
 				t.Error("Run = nil, want an error")
 			}
 		})
+	}
+}
+
+// TestSlowRequestOverTLS: a body shorter than its Content-Length is answered
+// 408 in the envelope once the configured read timeout passes, on the public
+// and the admin listener.
+func TestSlowRequestOverTLS(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cfg := w.config()
+	certFile, keyFile, roots := selfSigned(t)
+	cfg.TLSCertFile, cfg.TLSKeyFile = certFile, keyFile
+	cfg.ReadTimeout = time.Second
+	a := start(t, cfg)
+	for _, addr := range []string{a.Public, a.Admin} {
+		conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: roots})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+		_, err = io.WriteString(conn, "POST /api/v1/contacts HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n"+
+			"Authorization: Bearer "+adminToken+"\r\n\r\n{")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", addr, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		conn.Close()
+		var env struct {
+			Error struct {
+				Code      string `json:"code"`
+				RequestID string `json:"request_id"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(body, &env)
+		if resp.StatusCode != http.StatusRequestTimeout || env.Error.Code != "bad_request" ||
+			env.Error.RequestID == "" || env.Error.RequestID != resp.Header.Get("X-Request-Id") {
+			t.Errorf("%s: %d %s, want 408 bad_request with the request id", addr, resp.StatusCode, body)
+		}
 	}
 }

@@ -29,6 +29,10 @@ const (
 	DefaultIPPerMinute      = 30
 	DefaultWebhookPerMinute = 120
 	DefaultTokenCacheTTL    = 5 * time.Second
+	// DefaultReadTimeout is the time a client has to send a whole request
+	// (line, headers and body) once its first byte arrived; past it the
+	// answer is 408.
+	DefaultReadTimeout = 5 * time.Second
 )
 
 // Config is the gateway's configuration. Zero limits and TTL take their
@@ -61,6 +65,10 @@ type Config struct {
 	TokenPerMinute, IPPerMinute, WebhookPerMinute int
 	// TokenCacheTTL bounds how long an introspection answer is reused.
 	TokenCacheTTL time.Duration
+	// ReadTimeout bounds reading a request on the public and admin
+	// listeners (DefaultReadTimeout when 0): a client that announces more
+	// body than it sends, or never ends its headers, gets 408.
+	ReadTimeout time.Duration
 	// PublicBaseURL, when set, gives X-Forwarded-Proto and X-Forwarded-Host
 	// (so links the services build never follow a client's Host header) and
 	// the server URL of the served OpenAPI document.
@@ -160,8 +168,8 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.TokenCacheTTL < 0 {
-		errs = append(errs, errors.New("rate limits and TOKEN_CACHE_TTL must not be negative"))
+	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.TokenCacheTTL < 0 || c.ReadTimeout < 0 {
+		errs = append(errs, errors.New("rate limits, TOKEN_CACHE_TTL and READ_TIMEOUT must not be negative"))
 	}
 	return errors.Join(errs...)
 }
@@ -179,6 +187,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TokenCacheTTL == 0 {
 		c.TokenCacheTTL = DefaultTokenCacheTTL
+	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

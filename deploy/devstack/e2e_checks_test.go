@@ -171,6 +171,18 @@ func (e *e2e) methodNotAllowed(t *testing.T) {
 	if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") {
 		t.Errorf("Allow %q, want GET listed", allow)
 	}
+	// Any method name: the gateway's route check on the API, the owning
+	// service's router on a hosted page.
+	r = e.do(t, "PROPFIND", "/api/v1/contacts", e.info.DemoToken, nil)
+	e.expectError(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+	if allow := r.header.Get("Allow"); allow != "GET, POST" {
+		t.Errorf("PROPFIND /api/v1/contacts: Allow %q, want GET, POST", allow)
+	}
+	r = e.do(t, "PROPFIND", "/l/r/"+ids.New()+"?expires=1&signature=00", "", nil)
+	e.expectError(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+	if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") {
+		t.Errorf("PROPFIND on a hosted page: Allow %q, want GET and POST listed", allow)
+	}
 }
 
 func (e *e2e) mint(t *testing.T, tenantID, name string) *client.NewToken {

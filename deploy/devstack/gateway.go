@@ -3,7 +3,6 @@ package devstack
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"time"
 
@@ -34,7 +33,7 @@ func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, public net.
 		WebhookPerMinute: 120,
 		TokenCacheTTL:    5 * time.Second,
 		PublicBaseURL:    publicBaseURL(s.opts.GatewayAddr),
-		Logger:           obs.NewLogger("gateway", s.opts.ServiceLog, slog.LevelInfo),
+		Logger:           obs.NewLogger("gateway", s.opts.ServiceLog, s.opts.LogLevel),
 		Ready:            func(a gateway.Addrs) { readyCh <- a },
 	}
 	s.logf("starting gateway")

@@ -3,6 +3,7 @@ package devstack
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 )
@@ -20,6 +21,9 @@ type Options struct {
 	Log io.Writer
 	// ServiceLog receives the services' JSON logs. Default: Log.
 	ServiceLog io.Writer
+	// LogLevel is the level of the services' and the gateway's logs
+	// (zero: info); debug adds the gateway's access log.
+	LogLevel slog.Level
 	// Ready, when set, is called once everything is up and devstack.json is
 	// written.
 	Ready func(Info)

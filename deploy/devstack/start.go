@@ -3,7 +3,6 @@ package devstack
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
 
 	"github.com/paylane/paylane/libs/obs"
@@ -86,7 +85,7 @@ func (s *stack) depsFor(ctx context.Context, row service, addrs map[string]strin
 		secrets:   s.secrets,
 		publicURL: publicBaseURL(s.opts.GatewayAddr),
 		caFile:    s.tls.CACert,
-		logger:    obs.NewLogger(name+"-svc", s.opts.ServiceLog, slog.LevelInfo),
+		logger:    obs.NewLogger(name+"-svc", s.opts.ServiceLog, s.opts.LogLevel),
 	}
 	d.httpAddr = addrs[name]
 	if a, ok := addrs["identity"]; ok && name != "identity" {

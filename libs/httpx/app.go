@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -20,12 +21,25 @@ const DefaultBodyLimit = 1 << 20
 // DefaultReadBufferSize bounds the request line and headers a service reads.
 const DefaultReadBufferSize = 32 << 10
 
+// DefaultReadTimeout bounds reading one request (line, headers and body): a
+// client that announces more body than it sends is answered 408 instead of
+// holding a connection and its goroutine.
+const DefaultReadTimeout = 10 * time.Second
+
+// DefaultIdleTimeout is how long a kept-alive connection may wait for its
+// next request; longer than the 30 s the gateway keeps idle upstream
+// connections, so the gateway never reuses one the service is closing.
+const DefaultIdleTimeout = 2 * time.Minute
+
 // NewApp returns a Fiber app wired the same way in every service: the
 // envelope ErrorHandler, the RequestID middleware, panic recovery (the stack
 // is logged, the client gets a 500 server_error envelope) and encoding/json.
 // The optional config is the base; ErrorHandler, JSON codecs and BodyLimit
-// are filled in when it leaves them zero. The startup banner is always off:
-// logs are JSON.
+// are filled in when it leaves them zero, and so are ReadTimeout and
+// IdleTimeout. The startup banner is always off: logs are JSON. A request
+// whose method Fiber does not route (PROPFIND, any other token) gets the
+// envelope too: 405 method_not_allowed with Allow when a route matches its
+// path, else 404 route_not_found (see OnUnknownMethod).
 func NewApp(log *slog.Logger, cfg ...fiber.Config) *fiber.App {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -51,9 +65,16 @@ func NewApp(log *slog.Logger, cfg ...fiber.Config) *fiber.App {
 		// every ability is about 4 KB, fasthttp's whole default buffer.
 		c.ReadBufferSize = DefaultReadBufferSize
 	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
 	c.DisableStartupMessage = true
 	app := fiber.New(c)
 	app.Use(RequestID(), Recover(log))
+	OnUnknownMethod(app, log, func(c *fiber.Ctx) error { return routeError(app, c) })
 	return app
 }
 

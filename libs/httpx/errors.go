@@ -72,6 +72,12 @@ func toAPIError(err error) *apierr.Error {
 			return apierr.New(fe.Code, apierr.CodeServiceUnavailable, "The service is unavailable.")
 		case fiber.StatusRequestHeaderFieldsTooLarge:
 			return apierr.New(fe.Code, apierr.CodeBadRequest, "The request headers are too large.")
+		case fiber.StatusRequestTimeout:
+			// The client did not send the whole request in time (a body
+			// shorter than its Content-Length, headers that never end).
+			return apierr.New(fe.Code, apierr.CodeBadRequest, "The request was not received in time.")
+		case fiber.StatusRequestURITooLong:
+			return apierr.New(fe.Code, apierr.CodeBadRequest, "The request URL is too long.")
 		}
 	}
 	return apierr.Internal()

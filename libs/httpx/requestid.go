@@ -14,14 +14,18 @@ import (
 // c.UserContext() through reqid.With.
 func RequestID() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		// Fiber's strings point into a buffer reused after the request: copy
-		// before the id escapes into a context that may outlive it.
-		id := cloneString(reqid.Resolve(c.Get(reqid.Header)))
-		c.Set(reqid.Header, id)
-		c.Request().Header.Set(reqid.Header, id)
-		c.SetUserContext(reqid.With(c.UserContext(), id))
+		assignRequestID(c)
 		return c.Next()
 	}
+}
+
+func assignRequestID(c *fiber.Ctx) {
+	// Fiber's strings point into a buffer reused after the request: copy
+	// before the id escapes into a context that may outlive it.
+	id := cloneString(reqid.Resolve(c.Get(reqid.Header)))
+	c.Set(reqid.Header, id)
+	c.Request().Header.Set(reqid.Header, id)
+	c.SetUserContext(reqid.With(c.UserContext(), id))
 }
 
 func cloneString(s string) string { return strings.Clone(s) }

@@ -18,6 +18,9 @@ import (
 const (
 	readyTimeout    = 2 * time.Second
 	shutdownTimeout = 5 * time.Second
+	// internalReadTimeout bounds reading a request (a body too: the pprof
+	// symbol lookup takes one), so a slow client never holds a goroutine.
+	internalReadTimeout = 10 * time.Second
 )
 
 // Internal is the internal listener's handler set: liveness, readiness,
@@ -87,6 +90,8 @@ func ServeInternal(ctx context.Context, addr string, reg *prometheus.Registry, r
 	srv := &http.Server{
 		Handler:           Internal{Registry: reg, Ready: ready, Log: log}.Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       internalReadTimeout,
+		IdleTimeout:       2 * time.Minute,
 	}
 	done := make(chan error, 1)
 	go func() {

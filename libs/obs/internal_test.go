@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -99,6 +101,34 @@ func TestServeInternal(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + addr.String() + "/healthz"); err == nil {
 		t.Error("listener still answers after shutdown")
+	}
+}
+
+// TestInternalListenerDropsSlowBodies: a POST whose body never arrives
+// (pprof's symbol lookup reads one) is cut by the read timeout instead of
+// holding the connection for as long as the client likes.
+func TestInternalListenerDropsSlowBodies(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr, _, err := obs.ServeInternal(ctx, "127.0.0.1:0", obs.NewRegistry(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", addr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Longer than the server's bound: if it never gives up, this fails.
+	_ = conn.SetDeadline(time.Now().Add(40 * time.Second))
+	if _, err := io.WriteString(conn, "POST /debug/pprof/symbol HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0x1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(conn)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the internal listener still holds a connection whose body never arrives")
 	}
 }
 

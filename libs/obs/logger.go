@@ -25,7 +25,7 @@ func redactAttr(_ []string, a slog.Attr) slog.Attr {
 	}
 	switch a.Value.Kind() {
 	case slog.KindString:
-		if s := a.Value.String(); hasDigitRun(s, minPrefixedDigits) {
+		if s := a.Value.String(); mayHoldPhone(s) {
 			return slog.String(a.Key, RedactPhone(s))
 		}
 	case slog.KindAny:

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"log/slog"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,6 +22,8 @@ type AdminConfig struct {
 	Forwarder *proxy.Forwarder
 	Registry  prometheus.Registerer // optional
 	Logger    *slog.Logger
+	// ReadTimeout as in Config.
+	ReadTimeout time.Duration
 }
 
 // NewAdmin returns the admin plane application: every request needs
@@ -32,7 +35,7 @@ func NewAdmin(cfg AdminConfig) *fiber.App {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	want := sha256.Sum256([]byte(cfg.Token))
-	app := newApp(cfg.Logger, cfg.Registry, "gateway-admin")
+	app := newApp(cfg.Logger, cfg.Registry, "gateway-admin", cfg.ReadTimeout)
 	app.Use(func(c *fiber.Ctx) error {
 		token, _ := tokens.Bearer(c.Get(fiber.HeaderAuthorization))
 		got := sha256.Sum256([]byte(token))

@@ -61,23 +61,58 @@ type Config struct {
 	// Keys, when set, holds each Idempotency-Key to the service that first
 	// received it (contract section 3: one scope across the API).
 	Keys idemscope.Store
+	// ReadTimeout bounds reading a request's header and body
+	// (DefaultReadTimeout when 0).
+	ReadTimeout time.Duration
 }
+
+// DefaultReadTimeout is the time a client has to send a whole request.
+const DefaultReadTimeout = 5 * time.Second
 
 // newApp returns a Fiber app with the shared middleware: request ids, panic
 // recovery, metrics and the access log. Fiber itself buffers bodies up to
 // MaxBatchBody; the per-route limits are checked by checkBody.
-func newApp(log *slog.Logger, reg prometheus.Registerer, service string) *fiber.App {
+func newApp(log *slog.Logger, reg prometheus.Registerer, service string, readTimeout time.Duration) *fiber.App {
+	if readTimeout <= 0 {
+		readTimeout = DefaultReadTimeout
+	}
 	app := httpx.NewApp(log, fiber.Config{
 		BodyLimit:    MaxBatchBody,
 		ErrorHandler: errorHandler(log),
-		ReadTimeout:  60 * time.Second,
+		ReadTimeout:  readTimeout,
 		IdleTimeout:  120 * time.Second,
 	})
 	if reg != nil {
 		app.Use(obs.HTTPMetrics(reg, service))
 	}
-	app.Use(accessLog(log))
+	app.Use(accessLog(log), func(c *fiber.Ctx) error {
+		if err := checkFraming(c); err != nil {
+			return err
+		}
+		return c.Next()
+	})
 	return app
+}
+
+// onUnknownMethod answers the requests whose method Fiber does not route
+// (PROPFIND, any other token) through serve like any other: framing check,
+// then serve, rendered and logged as accessLog does. Request metrics do not
+// count them.
+func onUnknownMethod(app *fiber.App, log *slog.Logger, serve fiber.Handler) {
+	httpx.OnUnknownMethod(app, log, func(c *fiber.Ctx) error {
+		start := time.Now()
+		err := checkFraming(c)
+		if err == nil {
+			err = serve(c)
+		}
+		if err != nil {
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				return herr
+			}
+		}
+		logRequest(log, c, start)
+		return nil
+	})
 }
 
 // errorHandler renders errors as the envelope (httpx.ErrorHandler). A body
@@ -104,19 +139,23 @@ func accessLog(log *slog.Logger) fiber.Handler {
 				return herr
 			}
 		}
-		status := c.Response().StatusCode()
-		level := slog.LevelDebug
-		if status >= http.StatusInternalServerError {
-			level = slog.LevelWarn
-		}
-		log.Log(c.UserContext(), level, "request",
-			"request_id", reqid.From(c.UserContext()),
-			"method", c.Method(),
-			"path", obs.RedactPath(c.OriginalURL()),
-			"status", status,
-			"duration_ms", time.Since(start).Milliseconds())
+		logRequest(log, c, start)
 		return nil
 	}
+}
+
+func logRequest(log *slog.Logger, c *fiber.Ctx, start time.Time) {
+	status := c.Response().StatusCode()
+	level := slog.LevelDebug
+	if status >= http.StatusInternalServerError {
+		level = slog.LevelWarn
+	}
+	log.Log(c.UserContext(), level, "request",
+		"request_id", reqid.From(c.UserContext()),
+		"method", c.Method(),
+		"path", obs.RedactPath(c.OriginalURL()),
+		"status", status,
+		"duration_ms", time.Since(start).Milliseconds())
 }
 
 func isBatch(path string) bool { return strings.HasSuffix(path, "/batch") }

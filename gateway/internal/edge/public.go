@@ -49,8 +49,9 @@ func New(cfg Config) *fiber.App {
 	p := &public{
 		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json", log: cfg.Logger,
 	}
-	app := newApp(cfg.Logger, cfg.Registry, "gateway")
+	app := newApp(cfg.Logger, cfg.Registry, "gateway", cfg.ReadTimeout)
 	app.Use(p.serve)
+	onUnknownMethod(app, cfg.Logger, p.serve)
 	return app
 }
 
