@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/gateway/openapi"
@@ -53,9 +57,32 @@ func TestRunServesHealthDocumentAndInternalEndpoints(t *testing.T) {
 			t.Errorf("internal %s: %d, want 200", path, got.status)
 		}
 	}
+	wantError(t, call(t, http.DefaultClient, http.MethodGet, url("http", a.Public, "/api/v1/nowhere/+14155550123"), ""), 404, "route_not_found")
 	metrics := call(t, http.DefaultClient, http.MethodGet, url("http", a.Internal, "/metrics"), "")
-	if !strings.Contains(string(metrics.body), "http_requests_total") {
-		t.Errorf("/metrics has no http_requests_total")
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(metrics.body))
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v", err)
+	}
+	routes := map[string]bool{}
+	for _, m := range families["http_requests_total"].GetMetric() {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "route" {
+				routes[l.GetValue()] = true
+			}
+		}
+	}
+	// The documented template, the hosted pages' prefix and "unmatched",
+	// never the raw path or the catch-all "/".
+	for _, want := range []string{"/api/v1/healthcheck/app", "/api/v1/openapi.json", "/l/r/*", "unmatched"} {
+		if !routes[want] {
+			t.Errorf("route labels %v lack %q", routes, want)
+		}
+	}
+	for route := range routes {
+		if route == "/" || strings.Contains(route, "01JD3X0Q4Z8W2E5R7T9Y1V3K5N") || strings.Contains(route, "4155550123") {
+			t.Errorf("route label %q is a catch-all or a raw path", route)
+		}
 	}
 }
 

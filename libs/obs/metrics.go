@@ -54,7 +54,7 @@ func HTTPMetrics(reg prometheus.Registerer, service string) fiber.Handler {
 			if finished {
 				status = statusOf(c, err)
 			}
-			route := routeOf(c, err)
+			route := routeOf(c, err, status)
 			method := methodLabel(c.Method())
 			requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 			duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
@@ -112,10 +112,30 @@ func statusOf(c *fiber.Ctx, err error) int {
 	return fiber.StatusInternalServerError
 }
 
-func routeOf(c *fiber.Ctx, err error) string {
+// routeKey is the Locals key of the route pattern SetRoute records.
+type routeKey struct{}
+
+// SetRoute records the route pattern of the request being served, for an
+// app whose own router does not know it (the gateway matches paths against
+// the OpenAPI document behind one catch-all handler). pattern must be a
+// fixed string of the app (a documented path template), never the raw path.
+func SetRoute(c *fiber.Ctx, pattern string) { c.Locals(routeKey{}, pattern) }
+
+// routeOf is the route label: the pattern SetRoute recorded, else the
+// pattern of the Fiber route that served the request; a request that no
+// route matched (404, 405 without a recorded pattern) is "unmatched".
+func routeOf(c *fiber.Ctx, err error, status int) string {
+	if p, ok := c.Locals(routeKey{}).(string); ok && p != "" {
+		return p
+	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) && (fe.Code == fiber.StatusNotFound || fe.Code == fiber.StatusMethodNotAllowed) {
 		return unmatchedRoute
+	}
+	if status == fiber.StatusNotFound || status == fiber.StatusMethodNotAllowed {
+		if r := c.Route(); r == nil || r.Path == "/" || r.Path == "*" || r.Path == "/*" {
+			return unmatchedRoute
+		}
 	}
 	return c.Route().Path
 }

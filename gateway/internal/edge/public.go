@@ -12,6 +12,7 @@ import (
 	"github.com/paylane/paylane/gateway/internal/routing"
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // kind says how the gateway treats a request once its route is known.
@@ -105,10 +106,11 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	}
 	unauthenticated := target{ipLimit: p.cfg.Limits.IP, limitKey: "ip"}
 	if routing.UnderPrefix(path, p.base) {
-		methods, ok := p.cfg.Table.Lookup(path)
+		pattern, methods, ok := p.cfg.Table.Match(path)
 		if !ok {
 			return target{}, apierr.RouteNotFound()
 		}
+		obs.SetRoute(c, pattern)
 		if !routing.Allows(methods, c.Method()) {
 			e := apierr.New(http.StatusMethodNotAllowed, apierr.CodeMethodNotAllowed, "The method is not allowed for this endpoint.")
 			e.Headers = map[string]string{fiber.HeaderAllow: strings.Join(methods, ", ")}
@@ -131,6 +133,7 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	if !ok || routing.UnderPrefix(p.base, pair.Prefix) {
 		return target{}, apierr.RouteNotFound()
 	}
+	obs.SetRoute(c, pair.Prefix+"/*")
 	unauthenticated.kind, unauthenticated.upstream = kindPublic, pair.Upstream
 	if routing.UnderPrefix(path, "/webhooks") {
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"

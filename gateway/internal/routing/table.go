@@ -20,6 +20,7 @@ type Table struct {
 // template is one documented path split into segments; a parameter segment
 // ({name}) is stored as "" and matches any one non-empty segment.
 type template struct {
+	pattern  string // the documented path with the base: /api/v1/contacts/{contact}
 	segments []string
 	methods  []string // upper case, sorted
 }
@@ -62,7 +63,7 @@ func NewTable(doc []byte) (*Table, error) {
 			}
 		}
 		sort.Strings(methods)
-		t.templates = append(t.templates, template{segments: split(t.base + p), methods: methods})
+		t.templates = append(t.templates, template{pattern: t.base + p, segments: split(t.base + p), methods: methods})
 	}
 	return t, nil
 }
@@ -75,6 +76,14 @@ func (t *Table) Base() string { return t.base }
 // template both match (/contacts/batch and /contacts/{contact}), the one
 // with a literal segment earlier wins, as OpenAPI prescribes.
 func (t *Table) Lookup(path string) ([]string, bool) {
+	_, methods, ok := t.Match(path)
+	return methods, ok
+}
+
+// Match is Lookup that also returns the documented path template that
+// matched (with the base, e.g. /api/v1/contacts/{contact}): a bounded set of
+// strings, fit for metric labels where the raw path is not.
+func (t *Table) Match(path string) (pattern string, methods []string, ok bool) {
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	var best *template
 	for i := range t.templates {
@@ -84,9 +93,9 @@ func (t *Table) Lookup(path string) ([]string, bool) {
 		}
 	}
 	if best == nil {
-		return nil, false
+		return "", nil, false
 	}
-	return best.methods, true
+	return best.pattern, best.methods, true
 }
 
 func (tpl *template) matches(segs []string) bool {
