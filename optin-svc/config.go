@@ -41,6 +41,9 @@ type Config struct {
 	ServiceSecret string
 	// ContactsURL is contacts-svc's base URL (CONTACTS_URL).
 	ContactsURL string
+	// TransactionsURL is transactions-svc's base URL: the number and text
+	// of each notification.requested, read by its id (TRANSACTIONS_URL).
+	TransactionsURL string
 	// AdminToken opens the operator plane (ADMIN_TOKEN).
 	AdminToken string
 	// PublicBaseURL is the public host, e.g. https://api.paylane.example: the
@@ -125,6 +128,7 @@ func ConfigFromEnv() (Config, error) {
 		IdentityURL:        os.Getenv("IDENTITY_URL"),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 		ContactsURL:        os.Getenv("CONTACTS_URL"),
+		TransactionsURL:    os.Getenv("TRANSACTIONS_URL"),
 		AdminToken:         os.Getenv("ADMIN_TOKEN"),
 		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
 		DefaultRegion:      envconf.Or("DEFAULT_REGION", DefaultRegion),
@@ -177,6 +181,7 @@ func (c Config) Validate() error {
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
 	need(envconf.IsHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
 	need(c.Contacts != nil || envconf.IsHTTPURL(c.ContactsURL), "CONTACTS_URL must be the http(s) base URL of contacts-svc")
+	need(envconf.IsHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
 	need(c.ServiceSecret != "", "SERVICE_SECRET is required (service tokens and tenant reads at identity-svc)")
 	need(c.AdminToken != "", "ADMIN_TOKEN is required")
 	need(c.SMSAuthToken != "", "SMS_AUTH_TOKEN is required (it verifies the SMS provider's callbacks)")

@@ -7,6 +7,7 @@ import (
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/optin-svc/internal/peers"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
 
 // newIdentityClient returns the identity-svc client of service calls
@@ -21,6 +22,13 @@ func newContactsClient(cfg Config, tokens *identity.Client) Contacts {
 	return peers.NewContacts(contacts.New(cfg.ContactsURL, &http.Client{Timeout: contactsTimeout}), tokens)
 }
 
-// contactsTimeout bounds a call to contacts-svc (the client also applies
-// its own per-call timeout and a circuit breaker).
+// contactsTimeout bounds a call to contacts-svc or transactions-svc (the
+// clients also apply their own per-call timeouts and circuit breakers).
 const contactsTimeout = 10 * time.Second
+
+// newTransactionsClient returns the transactions-svc client that reads the
+// notifications of notification.requested, with service tokens of the
+// event's tenant.
+func newTransactionsClient(cfg Config, tokens *identity.Client) *peers.Transactions {
+	return peers.NewTransactions(transactions.New(cfg.TransactionsURL, &http.Client{Timeout: contactsTimeout}), tokens)
+}

@@ -9,6 +9,7 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/twilio/twilio-go v1.31.0
@@ -73,4 +74,5 @@ replace (
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 )

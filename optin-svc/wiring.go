@@ -32,7 +32,8 @@ func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
 	}
 	return app.New(app.Deps{
 		Store: store.New(pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
-		Provider: newProvider(cfg), Log: log,
+		Transactions: newTransactionsClient(cfg, identityClient),
+		Provider:     newProvider(cfg), Log: log,
 		Sending: app.Sending{
 			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
 			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,

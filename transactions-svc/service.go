@@ -94,7 +94,8 @@ func Run(ctx context.Context, cfg Config) error {
 func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App, log *slog.Logger) {
 	pool := st.Pool()
 	svc.Loop(func(ctx context.Context) {
-		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "transaction_batch_rows")
+		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "transaction_batch_rows",
+			"notifications")
 	})
 	svc.Loop(scheduler.New(st, uc, cfg.SchedulerInterval, log).Run)
 	if len(cfg.KafkaBrokers) == 0 {

@@ -206,6 +206,7 @@ func runOptin(ctx context.Context, d deps, ready func(string)) error {
 		IdentityURL:        d.identityURL,
 		ServiceSecret:      d.secrets.ServiceSecret,
 		ContactsURL:        d.urls["contacts"],
+		TransactionsURL:    d.urls["transactions"],
 		AdminToken:         d.secrets.AdminToken,
 		PublicBaseURL:      d.publicURL,
 		DefaultRegion:      "US",

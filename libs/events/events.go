@@ -1,6 +1,12 @@
 // Package events defines the envelope every Paylane event travels in, the
 // Kafka topics, the event types shared by producers and consumers, and Consume,
 // the consumer-group loop services use to handle them.
+//
+// Every consumer of a topic reads every event on it, so event data carries
+// ids, states and what each of them may read: never a full phone number, a
+// signed link or an SMS text. A consumer that needs such a value reads it
+// from its owner by id over an internal call (notification.requested: the
+// number and text from transactions-svc).
 package events
 
 import (

@@ -33,7 +33,12 @@ const (
 	KindHelp         = "help"
 )
 
-// NotificationRequested is the data of notification.requested.
+// NotificationRequested is the data of notification.requested. It carries
+// ids only: every consumer of the topic reads it, so it never holds the
+// recipient's number nor the text (which may carry a signed payment or
+// payout link). The messaging service fetches both from transactions-svc
+// (transactions-svc/client Notification) by NotificationID, within the
+// envelope's tenant, when it records the message.
 type NotificationRequested struct {
 	// NotificationID identifies the request; the messaging service sends at
 	// most one SMS per id, so a redelivered event sends nothing twice.
@@ -43,11 +48,11 @@ type NotificationRequested struct {
 	// Direction is receivable or payable for transaction notifications.
 	Direction string `json:"direction,omitempty"`
 	ContactID string `json:"contact_id,omitempty"`
-	// To is the recipient's E.164 phone number.
-	To string `json:"to"`
-	// Body is the text to send; it may carry a signed link, so it is never
-	// logged.
-	Body string `json:"body"`
+	// To and Body are what producers before the id-only event sent (the
+	// E.164 number and the text). Producers leave them empty; the messaging
+	// service still honours them for such events left on the topic.
+	To   string `json:"to,omitempty"`
+	Body string `json:"body,omitempty"`
 }
 
 // Message is the data of the message.* events: the state of one SMS.

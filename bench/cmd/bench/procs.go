@@ -49,7 +49,8 @@ func ownServices() []ownService {
 		}},
 		{"optin", "optin-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
-				"SERVICE_SECRET=" + b.env.Secrets.ServiceSecret, "ADMIN_TOKEN=" + b.env.AdminToken,
+				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
+				"ADMIN_TOKEN=" + b.env.AdminToken,
 				"SMS_AUTH_TOKEN=" + b.env.Secrets.SMSAuthToken, "SMS_PROVIDER=sink", "SMS_DEFAULT_FROM=+15005550006",
 				"PUBLIC_BASE_URL=" + publicURL(a)}
 		}},

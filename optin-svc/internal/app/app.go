@@ -1,8 +1,8 @@
 // Package app holds optin-svc's use cases, one concern per file. A use case
 // validates its input, opens one tenant-scoped transaction (store.Write or
 // store.Read), decides and writes in it, and records the events the change
-// emits in the same transaction. Calls to other services (contacts-svc, the
-// SMS provider) happen outside any transaction. It knows nothing of HTTP.
+// emits in the same transaction. Calls to other services (contacts-svc,
+// transactions-svc, the SMS provider) happen outside any transaction. It knows nothing of HTTP.
 package app
 
 import (
@@ -39,10 +39,22 @@ type Contacts interface {
 	FindOrCreateByPhone(ctx context.Context, tenantID, token, e164 string) (string, error)
 }
 
+// Transactions is what optin-svc needs of transactions-svc: the number and
+// text of a notification, which its notification.requested event (ids
+// only) leaves out.
+type Transactions interface {
+	// Notification returns the recipient's number and the text of the
+	// tenant's notification id. An unknown or expired one is an error
+	// wrapping optin.ErrNotFound; any other error is transient.
+	Notification(ctx context.Context, tenantID, id string) (to, body string, err error)
+}
+
 // Deps are what the use cases run on.
 type Deps struct {
 	Store    *store.Store
 	Contacts Contacts
+	// Transactions reads the notifications of notification.requested.
+	Transactions Transactions
 	// Identity reads tenants the local copy does not have yet.
 	Identity Identity
 	// Provider sends SMS (sms.Sink when nil).
@@ -73,20 +85,21 @@ type Sending struct {
 
 // App runs the use cases.
 type App struct {
-	store    *store.Store
-	contacts Contacts
-	identity Identity
-	provider sms.Provider
-	sending  Sending
-	now      func() time.Time
-	log      *slog.Logger
+	store        *store.Store
+	contacts     Contacts
+	transactions Transactions
+	identity     Identity
+	provider     sms.Provider
+	sending      Sending
+	now          func() time.Time
+	log          *slog.Logger
 	// wake tells the dispatcher that a message was queued.
 	wake chan struct{}
 }
 
 // New returns the use cases on their dependencies.
 func New(d Deps) *App {
-	a := &App{store: d.Store, contacts: d.Contacts, identity: d.Identity, provider: d.Provider, sending: d.Sending,
+	a := &App{store: d.Store, contacts: d.Contacts, transactions: d.Transactions, identity: d.Identity, provider: d.Provider, sending: d.Sending,
 		now: d.Now, log: d.Log, wake: make(chan struct{}, 1)}
 	if a.provider == nil {
 		a.provider = sms.Sink{}

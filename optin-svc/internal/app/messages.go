@@ -28,11 +28,23 @@ type MessageRequest struct {
 	ContactID      string
 	To             string
 	Body           string
+	// Unavailable: the notification's number and text could not be read
+	// (transactions-svc no longer has it); the message is recorded failed.
+	Unavailable bool
 }
 
-// RequestNotification handles notification.requested: it records the
-// message (once per notification id) and queues it for the dispatcher, or
-// records it suppressed or failed when it cannot be sent.
+// reasonUnavailable is the failure reason of a message whose notification
+// transactions-svc no longer has (expired after 7 days, or unknown).
+const reasonUnavailable = "notification_unavailable"
+
+// RequestNotification handles notification.requested: it reads the
+// notification's number and text from transactions-svc (the event carries
+// ids only), records the message (once per notification id) and queues it
+// for the dispatcher, or records it suppressed or failed when it cannot be
+// sent. An event of an earlier producer that still carries to and body is
+// used as it is. When transactions-svc cannot answer, it returns the error
+// so the event is retried; when it no longer has the notification, the
+// message is recorded failed (notification_unavailable).
 func (a *App) RequestNotification(ctx context.Context, env events.Envelope) error {
 	var n events.NotificationRequested
 	if err := env.Decode(&n); err != nil {
@@ -43,6 +55,11 @@ func (a *App) RequestNotification(ctx context.Context, env events.Envelope) erro
 		ContactID: n.ContactID, To: n.To, Body: n.Body}
 	if req.NotificationID == "" {
 		req.NotificationID = env.ID
+	}
+	if n.To == "" && n.Body == "" && n.NotificationID != "" {
+		if err := a.fetchNotification(ctx, env.TenantID, &req); err != nil {
+			return err
+		}
 	}
 	queued := false
 	err := a.store.Write(ctx, env.TenantID, func(tx *store.Tx) error {
@@ -80,6 +97,10 @@ func (a *App) queueMessage(ctx context.Context, tx *store.Tx, req MessageRequest
 	to, err := phone.Normalize(req.To, "")
 	m.To = to
 	switch {
+	case req.Unavailable:
+		m.To = ""
+		m.Move(optin.MessageFailed, now)
+		m.FailureReason = reasonUnavailable
 	case err != nil:
 		m.To = strings.TrimSpace(req.To)
 		m.Move(optin.MessageFailed, now)
@@ -107,6 +128,27 @@ func (a *App) queueMessage(ctx context.Context, tx *store.Tx, req MessageRequest
 		}
 	}
 	return m, true, publish(ctx, tx, messageEventType(m.Status), requestID, MessageEvent(m))
+}
+
+// fetchNotification fills req's number and text from transactions-svc, or
+// marks it Unavailable when transactions-svc does not have it. Any other
+// failure is returned: the event is retried.
+func (a *App) fetchNotification(ctx context.Context, tenantID string, req *MessageRequest) error {
+	if a.transactions == nil {
+		return fmt.Errorf("reading notification %s: no transactions-svc client", req.NotificationID)
+	}
+	to, body, err := a.transactions.Notification(ctx, tenantID, req.NotificationID)
+	switch {
+	case errors.Is(err, optin.ErrNotFound):
+		a.log.Warn("notification unavailable at transactions-svc; recording the message failed",
+			"tenant_id", tenantID, "notification_id", req.NotificationID)
+		req.Unavailable = true
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading notification %s: %w", req.NotificationID, err)
+	}
+	req.To, req.Body = to, body
+	return nil
 }
 
 // Wake tells the dispatcher that a message is due.

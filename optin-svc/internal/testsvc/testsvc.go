@@ -1,8 +1,9 @@
 // Package testsvc gives optin-svc's tests real infrastructure: identity-svc
 // and optin-svc running in-process on port 0 with fresh migrated databases
-// (libs/testkit), an optional in-process Kafka broker, tenants and tokens
-// minted through identity-svc's admin API, and readers of the events
-// optin-svc publishes.
+// (libs/testkit), an optional in-process Kafka broker, transactions-svc's
+// fake (transactions-svc/client/clienttest), tenants and tokens minted
+// through identity-svc's admin API, and readers of the events optin-svc
+// publishes.
 package testsvc
 
 import (
@@ -23,6 +24,7 @@ import (
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
 	"github.com/paylane/paylane/optin-svc/migrations"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 // Secrets of the services started here.
@@ -59,6 +61,9 @@ type Env struct {
 	Contacts *Directory
 	// ContactsURL is the contacts-svc of Options.RealContacts.
 	ContactsURL string
+	// Transactions stands in for transactions-svc: the notifications
+	// optin-svc reads for notification.requested events.
+	Transactions *transactionstest.Fake
 	// Pool connects to optin-svc's database as the app role; Owner as the owner.
 	Pool, Owner *pgxpool.Pool
 	Config      optin.Config
@@ -83,7 +88,8 @@ func (e *Env) StartAnother(t testing.TB, opts Options) *Env {
 // startOptin runs optin-svc against the identity-svc at identityURL.
 func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 	t.Helper()
-	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL, brokers: opts.Brokers}
+	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL, brokers: opts.Brokers,
+		Transactions: transactionstest.New(t)}
 	env.Admin = idclient.NewAdmin(env.IdentityURL, AdminToken, nil)
 	env.Identity = idclient.New(env.IdentityURL, nil)
 
@@ -95,7 +101,8 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
 		DatabaseURL: appDSN, DBMaxConns: 4, KafkaBrokers: opts.Brokers,
 		IdentityURL: env.IdentityURL, ServiceSecret: ServiceSecret, ContactsURL: "http://127.0.0.1:1",
-		AdminToken: AdminToken, PublicBaseURL: PublicBaseURL, DefaultRegion: "US",
+		TransactionsURL: env.Transactions.URL,
+		AdminToken:      AdminToken, PublicBaseURL: PublicBaseURL, DefaultRegion: "US",
 		SMSProvider: optin.ProviderSink, SMSDefaultFrom: DefaultFrom, SMSAuthToken: SMSAuthToken,
 		SendMaxAttempts: 3, SendRetryBase: 10 * time.Millisecond, SendPollInterval: 50 * time.Millisecond,
 		Contacts: env.Contacts,

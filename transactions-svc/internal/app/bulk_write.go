@@ -16,6 +16,7 @@ type bulkWrite struct {
 	inserts, updates []txn.Item
 	wakes            []store.Wake
 	events           []events.Envelope
+	notifications    []store.Notification
 }
 
 // writePlan completes the plan's new items as Create does (campaign, link,
@@ -41,6 +42,9 @@ func (a *App) writePlan(ctx context.Context, tx *store.Tx, req BulkRequest, env 
 		return err
 	}
 	if err := tx.ScheduleMany(ctx, w.wakes); err != nil {
+		return err
+	}
+	if err := tx.SaveNotifications(ctx, w.notifications); err != nil {
 		return err
 	}
 	return tx.PublishMany(ctx, w.events)
@@ -71,11 +75,12 @@ func (a *App) completeNew(ctx context.Context, tenantID string, req BulkRequest,
 			due := now.Add(time.Duration(c.Steps[0].DelayHours) * time.Hour)
 			w.wakes = append(w.wakes, store.Wake{Item: *it, Kind: store.KindFollowUp, DueAt: due})
 		}
-		msg, err := notification(ctx, tenantID, *it, linkKind(it.Direction), linkMessage(*it, a.linkURL(*it)))
+		msg, n, err := notification(ctx, tenantID, *it, linkKind(it.Direction), linkMessage(*it, a.linkURL(*it)))
 		if err != nil {
 			return err
 		}
 		sms = &msg
+		w.notifications = append(w.notifications, n)
 	}
 	if req.EmitEvents {
 		if err := a.recordEvents(ctx, tenantID, *it, w, evCreated); err != nil {

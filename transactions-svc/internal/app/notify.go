@@ -60,13 +60,16 @@ func greeting(it txn.Item) string {
 	return "there"
 }
 
-// notify asks optin-svc to send body to the item's recipient
-// (notification.requested, an internal event: the body may hold a payout
-// link, which must not reach public events), records when, and schedules
-// the next campaign step.
+// notify asks optin-svc to send body to the item's recipient: it keeps the
+// notification (number and text, which may hold a signed link) and writes
+// notification.requested, an internal event that carries only its ids, in
+// the same transaction; records when; and schedules the next campaign step.
 func (a *App) notify(ctx context.Context, tx *store.Tx, it *txn.Item, kind, body string) error {
-	env, err := notification(ctx, tx.TenantID(), *it, kind, body)
+	env, n, err := notification(ctx, tx.TenantID(), *it, kind, body)
 	if err != nil {
+		return err
+	}
+	if err := tx.SaveNotifications(ctx, []store.Notification{n}); err != nil {
 		return err
 	}
 	if err := tx.Publish(ctx, env); err != nil {
@@ -77,13 +80,28 @@ func (a *App) notify(ctx context.Context, tx *store.Tx, it *txn.Item, kind, body
 	return a.scheduleFollowUp(ctx, tx, *it)
 }
 
-// notification is the notification.requested event asking optin-svc to
-// send body to the item's recipient.
-func notification(ctx context.Context, tenantID string, it txn.Item, kind, body string) (events.Envelope, error) {
-	return events.New(events.TypeNotificationRequested, tenantID, reqid.From(ctx), events.NotificationRequested{
-		NotificationID: ids.New(), Kind: kind, TransactionID: it.TransactionID, Direction: string(it.Direction),
-		ContactID: it.ContactID, To: it.Recipient.Phone, Body: body,
+// notification is the notification asking optin-svc to send body to the
+// item's recipient, and its notification.requested event (ids only: the
+// number and the text stay in transactions-svc, served by Notification).
+func notification(ctx context.Context, tenantID string, it txn.Item, kind, body string) (events.Envelope, store.Notification, error) {
+	n := store.Notification{ID: ids.New(), ItemID: it.ID, Direction: it.Direction, Kind: kind, To: it.Recipient.Phone, Body: body}
+	env, err := events.New(events.TypeNotificationRequested, tenantID, reqid.From(ctx), events.NotificationRequested{
+		NotificationID: n.ID, Kind: kind, TransactionID: it.TransactionID, Direction: string(it.Direction),
+		ContactID: it.ContactID,
 	})
+	return env, n, err
+}
+
+// Notification returns the tenant's notification id (its number and text),
+// for optin-svc; an unknown or expired id is txn.ErrNotFound.
+func (a *App) Notification(ctx context.Context, s Scope, id string) (store.Notification, error) {
+	var n store.Notification
+	err := a.store.Read(ctx, s.TenantID, func(tx *store.Tx) error {
+		var err error
+		n, err = tx.Notification(ctx, id)
+		return err
+	})
+	return n, err
 }
 
 // linkKind is the notification kind of an item's link SMS.

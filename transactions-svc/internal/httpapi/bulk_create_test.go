@@ -52,21 +52,11 @@ func actions(rows []rowOut) []string {
 	return out
 }
 
-// notifications returns the notification.requested events of the tenant.
-func (f fixture) notifications(t *testing.T) []events.NotificationRequested {
+// notifications returns the notification.requested events of the tenant
+// with their numbers and texts.
+func (f fixture) notifications(t *testing.T) []testenv.Notification {
 	t.Helper()
-	var out []events.NotificationRequested
-	for _, e := range f.env.Events(t, f.tenant) {
-		if e.Type != events.TypeNotificationRequested {
-			continue
-		}
-		var n events.NotificationRequested
-		if err := e.Decode(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	return out
+	return f.env.Notifications(t, f.tenant)
 }
 
 func TestBulkCreateRowsContactsAndRetry(t *testing.T) {
@@ -332,7 +322,7 @@ func TestBulkCreateSchedulesLikeACreate(t *testing.T) {
 	bodies := func() []string {
 		var out []string
 		for _, n := range f.notifications(t) {
-			out = append(out, n.TransactionID+" "+strings.Fields(n.Body)[0])
+			out = append(out, n.Event.TransactionID+" "+strings.Fields(n.Body)[0])
 		}
 		return out
 	}

@@ -18,7 +18,9 @@ import (
 // transactions-svc/client: for ai-gateway-svc, with the internal token the
 // gateway forwarded to it, prepare a draft, confirm it, read a
 // transaction's status; for batch-svc, with a token of the tenant, bulk
-// create a chunk of a batch and count campaign steps. Each checks the
+// create a chunk of a batch and count campaign steps; for optin-svc, with a
+// service token of the tenant, read the number and text of a notification
+// whose notification.requested event it consumes. Each checks the
 // ability of the direction it acts on (create or view). The gateway never
 // routes /internal. Bulk creates carry no Idempotency-Key: each row is
 // recorded under (batch id, row index) instead.
@@ -30,6 +32,23 @@ func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.
 	g.Post("/receivables/bulk-create", authz.Require("api:create-receivable"), h.bulkCreate(txn.Receivable))
 	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
 	g.Get("/campaigns/steps", h.campaignSteps)
+	g.Get("/notifications/:notification", h.notification)
+}
+
+// notification answers GET /internal/v1/notifications/{id} with
+// {data: {id, kind, to, body}}: what optin-svc sends for a
+// notification.requested event, whose data carries only the ids. It needs
+// the view ability of the notification's direction; another tenant's,
+// unknown or expired (7 days) id is 404.
+func (h *Handlers) notification(c *fiber.Ctx) error {
+	n, err := h.app.Notification(c.UserContext(), scope(c), strings.Clone(c.Params("notification")))
+	if err != nil {
+		return apiError(err)
+	}
+	if err := authz.Check(c, "api:view-"+string(n.Direction)); err != nil {
+		return err
+	}
+	return httpx.Data(c, http.StatusOK, wire.Notification{ID: n.ID, Kind: n.Kind, To: n.To, Body: n.Body})
 }
 
 // campaignSteps answers GET /internal/v1/campaigns/steps?direction=&campaign_id=&auto_assign=

@@ -43,9 +43,8 @@ func TestPayableNeverShowsItsLink(t *testing.T) {
 	if _, ok := rawData(t, evs[0])["payment_link_url"]; ok {
 		t.Errorf("payable.created carries a link: %s", evs[0].Data)
 	}
-	var n events.NotificationRequested
-	_ = evs[1].Decode(&n)
-	if n.Kind != events.KindPayoutLink || !strings.Contains(n.Body, testenv.PublicBaseURL+"/l/p/"+it.ID+"?expires=") {
+	if n := f.env.Notifications(t, f.tenant)[0]; n.Event.Kind != events.KindPayoutLink ||
+		!strings.Contains(n.Body, testenv.PublicBaseURL+"/l/p/"+it.ID+"?expires=") {
 		t.Errorf("notification %+v", n)
 	}
 }

@@ -36,12 +36,9 @@ func TestCreateReceivableSendsItsLink(t *testing.T) {
 	if evs[0].RequestID != requestID || evs[1].RequestID != requestID {
 		t.Errorf("events carry request ids %q, %q; want %s", evs[0].RequestID, evs[1].RequestID, requestID)
 	}
-	var n events.NotificationRequested
-	if err := evs[1].Decode(&n); err != nil {
-		t.Fatal(err)
-	}
-	if n.To != "+14155550123" || n.Kind != events.KindPaymentLink || !strings.Contains(n.Body, *it.PaymentLinkURL) ||
-		!strings.Contains(n.Body, "€12.50") || n.TransactionID != it.TransactionID {
+	sent := f.env.Notifications(t, f.tenant)
+	if n := sent[0]; n.To != "+14155550123" || n.Event.Kind != events.KindPaymentLink || !strings.Contains(n.Body, *it.PaymentLinkURL) ||
+		!strings.Contains(n.Body, "€12.50") || n.Event.TransactionID != it.TransactionID {
 		t.Errorf("notification %+v", n)
 	}
 	got := f.do(t, http.MethodGet, "/api/v1/receivables/"+it.ID, "")

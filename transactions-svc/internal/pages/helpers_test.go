@@ -66,7 +66,8 @@ func (f fixture) show(t *testing.T, path, id string) item {
 }
 
 // link returns the local URL of an item's signed link: the receivable's
-// payment_link_url, or the payout link read from the SMS notification.
+// payment_link_url, or the payout link read from the SMS notification
+// (the text transactions-svc keeps of it).
 func (f fixture) link(t *testing.T, it item) string {
 	t.Helper()
 	if it.PaymentLinkURL != nil {
@@ -74,11 +75,9 @@ func (f fixture) link(t *testing.T, it item) string {
 	}
 	re := regexp.MustCompile(`https://\S+/l/p/` + it.ID + `\?expires=\d+&signature=[0-9a-f]+`)
 	last := ""
-	for _, e := range f.env.Events(t, f.tenant) {
-		if e.Type == "notification.requested" {
-			if m := re.FindString(string(e.Data)); m != "" {
-				last = m
-			}
+	for _, n := range f.env.Notifications(t, f.tenant) {
+		if m := re.FindString(n.Body); m != "" {
+			last = m
 		}
 	}
 	if last == "" {

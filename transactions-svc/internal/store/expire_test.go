@@ -44,3 +44,39 @@ func TestBatchRowRecordsExpireAfterSevenDays(t *testing.T) {
 		t.Errorf("records left (-want +got):\n%s", diff)
 	}
 }
+
+// Notifications are kept 7 days (migration 00005), long enough for
+// optin-svc to read them after being down for a while; the service's
+// cleanup deletes older ones.
+func TestNotificationsExpireAfterSevenDays(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := newStore(t).Pool()
+	err := tenancy.Do(ctx, pool, "T1", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO notifications (tenant_id, id, item_id, direction, kind, to_phone, body, created_at) VALUES
+			($1, 'n_old', 'i1', 'receivable', 'payment_link', '+14155550123', 'Pay', now() - interval '8 days'),
+			($1, 'n_recent', 'i1', 'receivable', 'payment_link', '+14155550123', 'Pay', now() - interval '6 days')`, "T1")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := tenancy.DeleteExpired(ctx, pool, "notifications"); err != nil || n != 1 {
+		t.Fatalf("DeleteExpired = %d, %v; want 1", n, err)
+	}
+	var left []string
+	err = tenancy.Read(ctx, pool, "T1", func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT id FROM notifications ORDER BY id")
+		if err != nil {
+			return err
+		}
+		left, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"n_recent"}, left); diff != "" {
+		t.Errorf("notifications left (-want +got):\n%s", diff)
+	}
+}

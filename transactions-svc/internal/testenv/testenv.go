@@ -210,3 +210,39 @@ func Types(list []events.Envelope) []string {
 	}
 	return out
 }
+
+// Notification is a notification.requested event of the outbox with the
+// number and text transactions-svc keeps of it (read over the internal
+// route optin-svc calls).
+type Notification struct {
+	Event    events.NotificationRequested
+	To, Body string
+}
+
+// Notifications returns the tenant's notification.requested events so far,
+// in order, each with its number and text.
+func (e *Env) Notifications(t testing.TB, tenant string) []Notification {
+	t.Helper()
+	token := e.Token(t, tenant, "api:view-receivable", "api:view-payable")
+	var out []Notification
+	for _, env := range e.Events(t, tenant) {
+		if env.Type != events.TypeNotificationRequested {
+			continue
+		}
+		var n Notification
+		if err := env.Decode(&n.Event); err != nil {
+			t.Fatal(err)
+		}
+		r := e.Do(t, http.MethodGet, "/internal/v1/notifications/"+n.Event.NotificationID, token, "")
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET notification %s = %d %s", n.Event.NotificationID, r.Status, r.Body)
+		}
+		var body struct {
+			Data struct{ To, Body string }
+		}
+		r.JSON(t, &body)
+		n.To, n.Body = body.Data.To, body.Data.Body
+		out = append(out, n)
+	}
+	return out
+}

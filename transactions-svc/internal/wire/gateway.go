@@ -55,3 +55,12 @@ func ItemIDs(it txn.Item) (receivable, payable *string) {
 	}
 	return &id, nil
 }
+
+// Notification is an SMS transactions-svc asked optin-svc to send, as
+// optin-svc reads it by the id its notification.requested event carries.
+type Notification struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	To   string `json:"to"`
+	Body string `json:"body"`
+}
