@@ -20,7 +20,7 @@ type bulkBody struct {
 	OnDuplicate   string            `json:"on_duplicate"`
 	FirstRowIndex int               `json:"first_row_index"`
 	EmitEvents    bool              `json:"emit_events"`
-	Items         []json.RawMessage `json:"items"`
+	Items         httpx.Items `json:"items"`
 }
 
 // bulkUpsert answers POST /internal/v1/contacts/bulk-upsert with one result

@@ -22,7 +22,7 @@ type bulkBody struct {
 	EmitEvents         bool              `json:"emit_events"`
 	CampaignID         string            `json:"campaign_id"`
 	AutoAssignCampaign bool              `json:"auto_assign_campaign"`
-	Items              []json.RawMessage `json:"items"`
+	Items              httpx.Items `json:"items"`
 }
 
 // bulkContact is the contact object of a batch item.
