@@ -88,7 +88,7 @@ func (h *Handlers) show(d txn.Direction) fiber.Handler {
 // replace answers PUT /{id}.
 func (h *Handlers) replace(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var body itemBody
+		var body replaceItemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
