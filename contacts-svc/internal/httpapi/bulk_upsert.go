@@ -16,10 +16,10 @@ import (
 // of a contacts batch. Item i is row first_row_index + i of the batch; each
 // item is a POST /contacts body.
 type bulkBody struct {
-	BatchID       string            `json:"batch_id"`
-	OnDuplicate   string            `json:"on_duplicate"`
-	FirstRowIndex int               `json:"first_row_index"`
-	EmitEvents    bool              `json:"emit_events"`
+	BatchID       string      `json:"batch_id"`
+	OnDuplicate   string      `json:"on_duplicate"`
+	FirstRowIndex int         `json:"first_row_index"`
+	EmitEvents    bool        `json:"emit_events"`
 	Items         httpx.Items `json:"items"`
 }
 

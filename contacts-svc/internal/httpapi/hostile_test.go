@@ -97,3 +97,41 @@ func TestBulkUpsertHostileRows(t *testing.T) {
 		t.Errorf("contacts = %d, want 2", n)
 	}
 }
+
+// TestHostileQueries: a list filter holding %00 or bytes that are not UTF-8
+// is 422 naming the parameter; such a path id is 404; never a 500.
+func TestHostileQueries(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.newContact(t)
+	tok := e.token(t, tenantA, all()...)
+	for _, tt := range []struct{ path, field string }{
+		{"/api/v1/contacts?external_id=%00", "external_id"},
+		{"/api/v1/contacts?external_id=%FF", "external_id"},
+		{"/api/v1/contacts?phone=%2B1415%00", "phone"},
+		{"/api/v1/contacts?phone=%FF", "phone"},
+		{"/api/v1/contacts?with_trashed=%00", "with_trashed"},
+		{"/api/v1/contacts?page=%00", "page"},
+		{"/internal/v1/contacts/search?name=%00", "name"},
+		{"/internal/v1/contacts/search?name=Ada&email=%FF", "email"},
+	} {
+		token := tok
+		if strings.HasPrefix(tt.path, "/internal/") {
+			token = e.internalToken(t, tenantA)
+		}
+		r := e.do(t, request{method: "GET", path: tt.path, token: token})
+		_, _, details := r.envelope()
+		if _, ok := details[tt.field]; r.status != http.StatusUnprocessableEntity || !ok {
+			t.Errorf("GET %s = %d %s, want 422 naming %s", tt.path, r.status, r.body, tt.field)
+		}
+	}
+	for _, path := range []string{"/api/v1/contacts/%00", "/api/v1/contacts/%FF", "/api/v1/contact-field-definitions/%00", "/api/v1/contacts/%00/restore"} {
+		method := "GET"
+		if strings.HasSuffix(path, "/restore") {
+			method = "POST"
+		}
+		if r := e.do(t, request{method: method, path: path, token: tok}); r.status != http.StatusNotFound {
+			t.Errorf("%s %s = %d %s, want 404", method, path, r.status, r.body)
+		}
+	}
+}

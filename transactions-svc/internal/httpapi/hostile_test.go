@@ -128,3 +128,26 @@ func TestBulkCreateHostileRows(t *testing.T) {
 		t.Errorf("row 0 action = %q, want created", rows[0].Action)
 	}
 }
+
+// TestHostileQueries: a list filter holding %00 or bytes that are not UTF-8
+// is 422 naming the parameter; such a path id is 404; never a 500.
+func TestHostileQueries(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.create(t, "receivables", "")
+	for _, list := range []string{"receivables", "payables"} {
+		for _, p := range []string{"contact_id", "campaign_id", "external_id", "status", "created_since"} {
+			for _, v := range []string{"%00", "x%FF"} {
+				f.fieldProblem(t, "GET", "/api/v1/"+list+"?"+p+"="+v, "", p)
+			}
+		}
+		for _, path := range []string{"/api/v1/" + list + "/%00", "/api/v1/" + list + "/%FF"} {
+			expect(t, f.do(t, "GET", path, ""), http.StatusNotFound, "")
+		}
+	}
+	f.fieldProblem(t, "GET", "/internal/v1/campaigns/steps?direction=receivable&campaign_id=%00", "", "campaign_id")
+	for _, path := range []string{"/api/v1/campaigns/%00", "/api/v1/transaction-field-definitions/%FF"} {
+		expect(t, f.do(t, "GET", path, ""), http.StatusNotFound, "")
+	}
+	expect(t, f.do(t, "POST", "/api/v1/transactions/%00/campaign-assignment", `{"campaign_id":"x"}`), http.StatusNotFound, "")
+}
