@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/idempotency"
@@ -61,4 +63,30 @@ func TestKeyWithBytesThatAreNotText(t *testing.T) {
 			t.Errorf("key %q: %d %s, want 422 naming Idempotency-Key", key, r.status, r.body)
 		}
 	}
+}
+
+// FuzzValidateKey: ValidateKey never panics; a refusal is a 422 naming
+// Idempotency-Key; an accepted key is at most 128 characters of UTF-8
+// holding no control character (so no NUL).
+func FuzzValidateKey(f *testing.F) {
+	for _, seed := range []string{"01JD6S8Q3X5V2N4M7K9P0R1T2W", "k\x00", "k\xff", strings.Repeat("é", 128), strings.Repeat("k", 129), "a\tb", "\u0085", "order-42"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		err := idempotency.ValidateKey(key)
+		if err != nil {
+			var ae *apierr.Error
+			if !errors.As(err, &ae) || ae.Status != 422 {
+				t.Fatalf("ValidateKey(%q) = %v, want a 422 *apierr.Error", key, err)
+			}
+			if _, ok := ae.Details.(map[string][]string)[idempotency.HeaderKey]; !ok {
+				t.Fatalf("details %v do not name the header", ae.Details)
+			}
+			return
+		}
+		if !utf8.ValidString(key) || utf8.RuneCountInString(key) > idempotency.MaxKeyLength ||
+			strings.IndexFunc(key, unicode.IsControl) >= 0 {
+			t.Fatalf("accepted %q", key)
+		}
+	})
 }
