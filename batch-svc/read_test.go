@@ -37,6 +37,10 @@ func TestReadBatches(t *testing.T) {
 		{"unknown type", "/api/v1/batches?type=invoices", tok, 422, "validation_failed"},
 		{"unknown status", "/api/v1/batches?status=done", tok, 422, "validation_failed"},
 		{"bad per_page", "/api/v1/batches?per_page=0", tok, 422, "validation_failed"},
+		{"type holding NUL", "/api/v1/batches?type=%00", tok, 422, "validation_failed"},
+		{"status that is not UTF-8", "/api/v1/batches?status=%FF", tok, 422, "validation_failed"},
+		{"id holding NUL", "/api/v1/batches/%00", tok, 404, "resource_not_found"},
+		{"errors of an id that is not UTF-8", "/api/v1/batches/%FF/errors", tok, 404, "resource_not_found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := svc.Do(t, http.MethodGet, tt.path, tt.token, nil)

@@ -52,6 +52,10 @@ func TestSubmitValidatesTheEnvelope(t *testing.T) {
 		{"bad option and no items: the items", "/api/v1/contacts/batch", `{"items":[],"options":{"dry_run":true}}`, 422, "validation_failed", "items"},
 		{"bad option and no items: the option", "/api/v1/contacts/batch", `{"items":[],"options":{"dry_run":true}}`, 422, "validation_failed", "options.dry_run"},
 		{"not JSON", "/api/v1/contacts/batch", `{"items":`, 400, "bad_request", ""},
+		{"option in other case", "/api/v1/contacts/batch", `{"items":[{}],"options":{"ON_DUPLICATE":"skip"}}`, 422, "validation_failed", "options.ON_DUPLICATE"},
+		{"option twice", "/api/v1/contacts/batch", `{"items":[{}],"options":{"on_duplicate":"skip","on_duplicate":"fail"}}`, 422, "validation_failed", "options.on_duplicate"},
+		{"option holding NUL", "/api/v1/contacts/batch", `{"items":[{}],"options":{"on_duplicate":"skip\u0000"}}`, 422, "validation_failed", "options.on_duplicate"},
+		{"items in other case", "/api/v1/contacts/batch", `{"ITEMS":[{}]}`, 422, "validation_failed", "ITEMS"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := svc.Do(t, http.MethodPost, tt.path, tok, tt.body)

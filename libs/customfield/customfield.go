@@ -129,6 +129,8 @@ func mutable(p Problems, in Input, typ Type) (string, []string, bool) {
 		p.Add("label", "The label field is required.")
 	case utf8.RuneCountInString(strings.TrimSpace(*in.Label)) > MaxLabelLength:
 		p.Add("label", fmt.Sprintf("The label field must not be greater than %d characters.", MaxLabelLength))
+	case !isText(*in.Label):
+		p.Add("label", notTextMessage("label"))
 	default:
 		label = strings.TrimSpace(*in.Label)
 	}
@@ -160,9 +162,21 @@ func options(p Problems, opts []string) []string {
 			p.Add(field, "The "+field+" field is required.")
 		case utf8.RuneCountInString(o) > MaxOptionLength:
 			p.Add(field, fmt.Sprintf("The %s field must not be greater than %d characters.", field, MaxOptionLength))
+		case !isText(o):
+			p.Add(field, notTextMessage(field))
 		case slices.Contains(opts[:i], o):
 			p.Add(field, "The "+field+" field has a duplicate value.")
 		}
 	}
 	return slices.Clone(opts)
+}
+
+// isText reports whether s can be stored as text: valid UTF-8 without
+// U+0000, which Postgres refuses in text and jsonb.
+func isText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+func notTextMessage(field string) string {
+	return "The " + field + " field must be UTF-8 text without the NUL character."
 }

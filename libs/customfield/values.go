@@ -66,6 +66,9 @@ func (s Set) Check(p Problems, values map[string]json.RawMessage) map[string]jso
 // CheckValue returns the problem with a non-null value for the spec (field
 // names it in the message), or "".
 func (s Spec) CheckValue(field string, raw json.RawMessage) string {
+	if v, ok := asString(raw); ok && strings.ContainsRune(v, 0) {
+		return "The " + field + " field must not contain the NUL character."
+	}
 	switch s.Type {
 	case String:
 		if _, ok := asString(raw); !ok {

@@ -131,6 +131,9 @@ func TestRequestIDEchoOrAssign(t *testing.T) {
 		{name: "uuid echoed", sent: uuid, echoed: true},
 		{name: "garbage replaced", sent: "hello world", echoed: false},
 		{name: "too long replaced", sent: strings.Repeat("a", 65), echoed: false},
+		{name: "byte that is not UTF-8 replaced", sent: ulid[:25] + "\xff", echoed: false},
+		{name: "ulid then a byte that is not UTF-8 replaced", sent: ulid + "\xfe", echoed: false},
+		{name: "control character replaced", sent: ulid[:25] + "\x01", echoed: false},
 		{name: "absent assigned", sent: "", echoed: false},
 	}
 	for _, tt := range tests {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 )
 
 // DecodeItem reads one item of a bulk request (a batch chunk) into dst as
-// strictly as Decode reads a body, with the same messages, but returns the
+// strictly as Decode reads a body (exact keys, no repeated key, no U+0000),
+// with the same messages, but returns the
 // problems per field for the item's row instead of failing the request; nil
 // when the item decoded. An item that is not a JSON object is a problem of
 // "item". On a problem dst may hold part of the item.
@@ -16,6 +18,15 @@ func DecodeItem(raw json.RawMessage, dst any) map[string][]string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return map[string][]string{"item": {"The item must be a JSON object."}}
+	}
+	if !json.Valid(raw) {
+		return map[string][]string{"item": {"The item contains an invalid value."}}
+	}
+	if field, msg, ok := checkStrict(raw, reflect.TypeOf(dst)); !ok {
+		if field == "body" {
+			field, msg = "item", strings.Replace(msg, "The body field", "The item", 1)
+		}
+		return map[string][]string{field: {msg}}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -40,15 +40,15 @@ func ParsePage(c *fiber.Ctx, defaultPerPage int) (Page, error) {
 	if p.PerPage <= 0 {
 		p.PerPage = MaxPerPage
 	}
-	if v, ok := queryValue(c, "page"); ok {
-		n, err := positiveInt(v)
+	if v, ok, err := QueryValue(c, "page"); err != nil || ok {
+		n, err := positiveIntOr(v, err)
 		if err != nil {
 			return Page{}, apierr.Field("page", "The page must be a positive integer.")
 		}
 		p.Number = n
 	}
-	if v, ok := queryValue(c, "per_page"); ok {
-		n, err := positiveInt(v)
+	if v, ok, err := QueryValue(c, "per_page"); err != nil || ok {
+		n, err := positiveIntOr(v, err)
 		if err != nil {
 			return Page{}, apierr.Field("per_page", "The per page must be a positive integer.")
 		}
@@ -57,12 +57,12 @@ func ParsePage(c *fiber.Ctx, defaultPerPage int) (Page, error) {
 	return p, nil
 }
 
-func queryValue(c *fiber.Ctx, key string) (string, bool) {
-	args := c.Context().QueryArgs()
-	if !args.Has(key) {
-		return "", false
+// positiveIntOr is positiveInt of a parameter read with err.
+func positiveIntOr(s string, err error) (int, error) {
+	if err != nil {
+		return 0, err
 	}
-	return string(args.Peek(key)), true
+	return positiveInt(s)
 }
 
 func positiveInt(s string) (int, error) {

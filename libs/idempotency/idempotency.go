@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/paylane/paylane/libs/apierr"
@@ -92,11 +94,17 @@ type Replay struct {
 	OriginalRequestID string
 }
 
-// ValidateKey returns the 422 of a key longer than MaxKeyLength characters,
-// or nil. An empty key means "not guarded" and is the caller's concern.
+// ValidateKey returns the 422 of a key longer than MaxKeyLength characters
+// or one that is not printable UTF-8 text (a byte that is not UTF-8, NUL or
+// another control character: Postgres refuses the first two, and none can
+// be a key a client meant), or nil. An empty key means "not guarded" and is
+// the caller's concern.
 func ValidateKey(key string) error {
 	if utf8.RuneCountInString(key) > MaxKeyLength {
 		return apierr.Field(HeaderKey, fmt.Sprintf("The %s header may not be greater than %d characters.", HeaderKey, MaxKeyLength))
+	}
+	if !utf8.ValidString(key) || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+		return apierr.Field(HeaderKey, fmt.Sprintf("The %s header must be printable UTF-8 text.", HeaderKey))
 	}
 	return nil
 }

@@ -24,6 +24,10 @@ func TestResolve(t *testing.T) {
 		{"100 characters", strings.Repeat("a", 100), false},
 		{"uuid without dashes", "3f1c2b9e7a4d4c1e9b2a5d6e7f8a9b0c", false},
 		{"header injection", "01JD3X0Q4Z8W2E5R7T9Y1V3K5M\r\nX: y", false},
+		{"NUL", "01JD3X0Q4Z8W2E5R7T9Y1V3K5\x00", false},
+		{"ulid then NUL", "01JD3X0Q4Z8W2E5R7T9Y1V3K5M\x00", false},
+		{"not UTF-8", "01JD3X0Q4Z8W2E5R7T9Y1V3K5\xff", false},
+		{"uuid with a byte that is not UTF-8", "3f1c2b9e-7a4d-4c1e-9b2a-5d6e7f8a9b\xff\xfe", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,8 +28,12 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q := app.ListQuery{Type: batch.Type(c.Query("type")), Status: batch.Status(c.Query("status")),
+	qr := httpx.Queries(c)
+	q := app.ListQuery{Type: batch.Type(qr.Text("type")), Status: batch.Status(qr.Text("status")),
 		Limit: page.PerPage, Offset: page.Offset()}
+	if err := qr.Err(); err != nil {
+		return err
+	}
 	if q.Type != "" && !q.Type.Valid() {
 		return apierr.Field("type", "The selected type is invalid (contacts, receivables, payables).")
 	}

@@ -20,8 +20,9 @@ import (
 // envelopeBody is a submission's body as read first: the options are
 // decoded on their own, so their problems name options.<field>.
 type envelopeBody struct {
-	Items   []json.RawMessage `json:"items"`
-	Options json.RawMessage   `json:"options"`
+	Items httpx.Items `json:"items"` // checked per row by the owning service
+
+	Options json.RawMessage `json:"options"`
 }
 
 // submit answers POST /api/v1/<type>/batch: 202 {data: header}.
@@ -60,27 +61,34 @@ func decodeOptions(raw json.RawMessage) (*batch.OptionsInput, error) {
 	if raw[0] != '{' {
 		return nil, apierr.Field("options", "The options field must be an object.")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
 	var in batch.OptionsInput
-	err := dec.Decode(&in)
-	if err == nil {
-		return &in, nil
+	if err := httpx.DecodeBytes(raw, &in); err != nil {
+		return nil, underOptions(err)
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		f := "options." + te.Field
-		kind := "a string"
-		if te.Field != "on_duplicate" && te.Field != "campaign_id" {
-			kind = "a boolean"
+	return &in, nil
+}
+
+// underOptions names the fields of an options problem as options.<field>.
+func underOptions(err error) error {
+	var ae *apierr.Error
+	fields, ok := map[string][]string(nil), false
+	if errors.As(err, &ae) {
+		fields, ok = ae.Details.(map[string][]string)
+	}
+	if !ok || ae.Code != apierr.CodeValidationFailed {
+		return apierr.Field("options", "The options field contains an invalid value.")
+	}
+	out := make(map[string][]string, len(fields))
+	for f, msgs := range fields {
+		name := "options." + f
+		if f == "body" {
+			name = "options"
 		}
-		return nil, apierr.Field(f, "The "+f+" field must be "+kind+".")
+		for _, m := range msgs {
+			out[name] = append(out[name], strings.Replace(m, "The "+f+" field", "The "+name+" field", 1))
+		}
 	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f = "options." + strings.Trim(f, `"`)
-		return nil, apierr.Field(f, "The "+f+" field is not allowed.")
-	}
-	return nil, apierr.Field("options", "The options field contains an invalid value.")
+	return apierr.Validation(out)
 }
 
 // bearer is the internal token the request came with.

@@ -16,11 +16,11 @@ import (
 // of a contacts batch. Item i is row first_row_index + i of the batch; each
 // item is a POST /contacts body.
 type bulkBody struct {
-	BatchID       string            `json:"batch_id"`
-	OnDuplicate   string            `json:"on_duplicate"`
-	FirstRowIndex int               `json:"first_row_index"`
-	EmitEvents    bool              `json:"emit_events"`
-	Items         []json.RawMessage `json:"items"`
+	BatchID       string      `json:"batch_id"`
+	OnDuplicate   string      `json:"on_duplicate"`
+	FirstRowIndex int         `json:"first_row_index"`
+	EmitEvents    bool        `json:"emit_events"`
+	Items         httpx.Items `json:"items"`
 }
 
 // bulkUpsert answers POST /internal/v1/contacts/bulk-upsert with one result

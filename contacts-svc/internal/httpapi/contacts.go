@@ -25,9 +25,13 @@ func (h *Handlers) listContacts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	qr := httpx.Queries(c)
 	q := app.ListQuery{
-		Phone: phoneQuery(c), ExternalID: c.Query("external_id"), WithTrashed: trashed,
+		Phone: phoneQuery(qr), ExternalID: qr.Text("external_id"), WithTrashed: trashed,
 		Page: app.Page{Limit: page.PerPage, Offset: page.Offset()},
+	}
+	if err := qr.Err(); err != nil {
+		return err
 	}
 	list, total, err := h.app.ListContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
@@ -113,7 +117,11 @@ func (h *Handlers) restoreContact(c *fiber.Ctx) error {
 
 // withTrashed reads the with_trashed query parameter: 1/true or 0/false.
 func withTrashed(c *fiber.Ctx) (bool, error) {
-	switch c.Query("with_trashed") {
+	v, err := httpx.Query(c, "with_trashed")
+	if err != nil {
+		return false, err
+	}
+	switch v {
 	case "", "0", "false":
 		return false, nil
 	case "1", "true":
@@ -125,8 +133,8 @@ func withTrashed(c *fiber.Ctx) (bool, error) {
 // phoneQuery reads the phone query parameter. A + left unencoded arrives as
 // a space ("?phone=+4420..." reads " 4420..."); a leading space means
 // nothing else in a number, so it is read as the + the client meant.
-func phoneQuery(c *fiber.Ctx) string {
-	v := c.Query("phone")
+func phoneQuery(q *httpx.QueryReader) string {
+	v := q.Text("phone")
 	if trimmed := strings.TrimLeft(v, " "); trimmed != v && trimmed != "" {
 		return "+" + trimmed
 	}

@@ -48,15 +48,20 @@ func (h *Handlers) findOrCreate(c *fiber.Ctx) error {
 
 // searchContacts answers GET /internal/v1/contacts/search?name=&phone=&email=&limit=.
 func (h *Handlers) searchContacts(c *fiber.Ctx) error {
+	qr := httpx.Queries(c)
+	name, email, phone, lim := qr.Text("name"), qr.Text("email"), phoneQuery(qr), qr.Text("limit")
+	if err := qr.Err(); err != nil {
+		return err
+	}
 	limit := 0
-	if v := c.Query("limit"); v != "" {
+	if v := lim; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
 			return apierr.Field("limit", "The limit must be between 1 and 50.")
 		}
 		limit = n
 	}
-	q := app.SearchQuery{Name: c.Query("name"), Phone: phoneQuery(c), Email: c.Query("email"), Limit: limit}
+	q := app.SearchQuery{Name: name, Phone: phone, Email: email, Limit: limit}
 	list, err := h.app.SearchContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
 		return apiError(err)

@@ -49,7 +49,10 @@ func (h *Handlers) internalTenant(c *fiber.Ctx) error {
 // the tenant that owns the sender number. A '+' sent unencoded in the query
 // arrives as a space; it is read back as the '+' it was.
 func (h *Handlers) tenantBySMSNumber(c *fiber.Ctx) error {
-	number := c.Query("sms_number")
+	number, err := httpx.Query(c, "sms_number")
+	if err != nil {
+		return err
+	}
 	if rest, ok := strings.CutPrefix(number, " "); ok {
 		number = "+" + rest
 	}

@@ -96,7 +96,7 @@ func TestCreateTenantRejects(t *testing.T) {
 		{"zero limit", `{"name":"A","limits":{"batches_in_flight":0}}`, 422, "validation_failed", []string{"limits.batches_in_flight"}},
 		{"limit of the wrong type", `{"name":"A","limits":{"api_requests_per_minute":"lots"}}`, 422, "validation_failed", []string{"limits.api_requests_per_minute"}},
 		{"unknown field", `{"name":"A","colour":"red"}`, 422, "validation_failed", []string{"colour"}},
-		{"unknown nested field", `{"name":"A","flags":{"beta":true}}`, 422, "validation_failed", []string{"beta"}},
+		{"unknown nested field", `{"name":"A","flags":{"beta":true}}`, 422, "validation_failed", []string{"flags.beta"}},
 		{"not an object", `["A"]`, 422, "validation_failed", nil},
 		{"not json", `{"name":`, 400, "bad_request", nil},
 	}

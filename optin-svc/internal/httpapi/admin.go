@@ -51,7 +51,10 @@ func (h *Handlers) listMessages(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	to, _ := queryValue(c, "to")
+	to, err := httpx.Query(c, "to")
+	if err != nil {
+		return err
+	}
 	if rest, ok := strings.CutPrefix(to, " "); ok {
 		to = "+" + rest // a '+' sent unencoded in a query arrives as a space
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
@@ -49,9 +50,14 @@ func (cb *callbacks) status(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	q := httpx.Queries(c)
+	tenant, message := q.Text("tenant"), q.Text("message")
+	if err := q.Err(); err != nil {
+		return err
+	}
 	err = cb.app.RecordStatus(c.UserContext(), app.StatusReport{
-		TenantID:          strings.Clone(c.Query("tenant")),
-		MessageID:         strings.Clone(c.Query("message")),
+		TenantID:          tenant,
+		MessageID:         message,
 		ProviderMessageID: form.Get("MessageSid"),
 		Status:            form.Get("MessageStatus"),
 		ErrorCode:         form.Get("ErrorCode"),

@@ -21,7 +21,10 @@ type contactOptInJSON struct {
 // forwards the internal token of the request it serves, and has checked
 // its own ability.
 func (h *Handlers) contactOptIn(c *fiber.Ctx) error {
-	number := c.Query("phone")
+	number, err := httpx.Query(c, "phone")
+	if err != nil {
+		return err
+	}
 	if rest, ok := strings.CutPrefix(number, " "); ok {
 		number = "+" + rest // a '+' sent unencoded in a query arrives as a space
 	}

@@ -165,7 +165,7 @@ func TestLandingPageRefusals(t *testing.T) {
 	live := env.NewCode(t, tenant, map[string]any{"name": "Live"})
 	retired := env.NewCode(t, tenant, map[string]any{"name": "Retired", "is_live": false})
 	hidden := env.NewCode(t, off, map[string]any{"name": "Flag off"})
-	for _, path := range []string{"/l/o/nosuchcode", retired.Path(), hidden.Path()} {
+	for _, path := range []string{"/l/o/nosuchcode", "/l/o/%00", "/l/o/%FF", retired.Path(), hidden.Path()} {
 		if res := env.Browser().Get(t, path); res.Status != http.StatusNotFound || !strings.Contains(string(res.Body), "not active") {
 			t.Errorf("GET %s = %d %s, want the 404 page", path, res.Status, res.Body)
 		}
@@ -186,6 +186,9 @@ func TestLandingPageRefusals(t *testing.T) {
 		{"bad phone and no consent", url.Values{"phone": {"12<b>"}}, false, 422,
 			[]string{`role="alert"`, `aria-invalid="true"`, "Enter a valid mobile phone number", "Tick the box", `value="12&lt;b&gt;"`}},
 		{"consent not yes", url.Values{"phone": {"+14155550190"}, "consent": {"on"}}, false, 422, []string{"Tick the box"}},
+		{"phone holding NUL", url.Values{"phone": {"+1415555\x000190"}, "consent": {"yes"}}, false, 422, []string{"Enter a valid mobile phone number"}},
+		{"phone that is not UTF-8", url.Values{"phone": {"+1415555\xff0190"}, "consent": {"yes"}}, false, 422, []string{"Enter a valid mobile phone number"}},
+		{"consent holding NUL", url.Values{"phone": {"+14155550190"}, "consent": {"yes\x00"}}, false, 422, []string{"Tick the box"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,7 +35,11 @@ func optInEnabled(c *fiber.Ctx) error {
 // listCodes answers GET /api/v1/opt-in-codes?active=true|false.
 func (h *Handlers) listCodes(c *fiber.Ctx) error {
 	var live *bool
-	if v, ok := queryValue(c, "active"); ok {
+	v, ok, err := httpx.QueryValue(c, "active")
+	if err != nil {
+		return err
+	}
+	if ok {
 		switch v {
 		case "true", "1":
 			t := true
@@ -73,12 +77,16 @@ func (h *Handlers) listConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	qr := httpx.Queries(c)
 	q := app.ConsentQuery{
-		Status: c.Query("status"), OptInCodeID: c.Query("opt_in_code_id"), ContactID: c.Query("contact_id"),
+		Status: qr.Text("status"), OptInCodeID: qr.Text("opt_in_code_id"), ContactID: qr.Text("contact_id"),
 		// A '+' of a UTC offset sent unencoded arrives as a space.
-		Since: strings.ReplaceAll(c.Query("since"), " ", "+"),
+		Since: strings.ReplaceAll(qr.Text("since"), " ", "+"),
 	}
-	if _, ok := queryValue(c, "status"); ok && q.Status == "" {
+	if err := qr.Err(); err != nil {
+		return err
+	}
+	if c.Context().QueryArgs().Has("status") && q.Status == "" {
 		return apierr.Field("status", "The selected status is invalid (confirmed, pending, revoked).")
 	}
 	list, total, err := h.app.ListConsents(c.UserContext(), scope(c), q, appPage(page))

@@ -106,15 +106,6 @@ func scope(c *fiber.Ctx) app.Scope {
 	}
 }
 
-// queryValue returns a query parameter and whether it was sent at all.
-func queryValue(c *fiber.Ctx, key string) (string, bool) {
-	args := c.Context().QueryArgs()
-	if !args.Has(key) {
-		return "", false
-	}
-	return string(args.Peek(key)), true
-}
-
 // appPage converts the parsed page to the use cases' terms.
 func appPage(p httpx.Page) app.Page {
 	return app.Page{Limit: p.PerPage, Offset: p.Offset()}

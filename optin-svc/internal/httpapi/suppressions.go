@@ -22,7 +22,7 @@ type suppressionBody struct {
 
 // listSuppressions answers GET /api/v1/suppression-list?channel=&page=&per_page=.
 func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
-	channel, err := app.ParseChannel(queryValue(c, "channel"))
+	channel, err := channelQuery(c)
 	if err != nil {
 		return apiError(err)
 	}
@@ -57,16 +57,25 @@ func (h *Handlers) createSuppression(c *fiber.Ctx) error {
 
 // deleteSuppression answers DELETE /api/v1/suppression-list/{contactPhone}?channel=.
 func (h *Handlers) deleteSuppression(c *fiber.Ctx) error {
-	channel, err := app.ParseChannel(queryValue(c, "channel"))
+	channel, err := channelQuery(c)
 	if err != nil {
 		return apiError(err)
 	}
 	number, err := url.PathUnescape(c.Params("contactPhone"))
-	if err != nil {
-		return apierr.NotFound()
+	if err != nil || httpx.CheckText("contactPhone", []byte(number)) != nil {
+		return apierr.NotFound() // no entry can have such a number
 	}
 	if err := h.app.DeleteSuppression(c.UserContext(), scope(c), number, channel); err != nil {
 		return apiError(err)
 	}
 	return httpx.NoContent(c)
+}
+
+// channelQuery reads the channel query parameter (app.ParseChannel).
+func channelQuery(c *fiber.Ctx) (string, error) {
+	v, ok, err := httpx.QueryValue(c, "channel")
+	if err != nil {
+		return "", err
+	}
+	return app.ParseChannel(v, ok)
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// readOnly are the resource's own fields a client may send back on a write;
-// they are ignored (contract section 2).
+// readOnly are the resource's own fields a client may send back on PUT (a
+// resource it read and changed); they are ignored (contract section 2). A
+// create body has none of them, so on POST they are unknown fields (422),
+// as on POST /contacts.
 type readOnly struct {
 	ID                 json.RawMessage `json:"id"`
 	TransactionID      json.RawMessage `json:"transaction_id"`
@@ -34,7 +36,8 @@ type contactRef struct {
 	ExternalID *string `json:"external_id"`
 }
 
-// itemBody is the create and PUT body of receivables and payables.
+// itemBody is the create body of receivables and payables (and of their
+// batch items and AI-gateway drafts): the writable fields only.
 type itemBody struct {
 	ContactID    *string                    `json:"contact_id"`
 	Contact      *contactRef                `json:"contact"`
@@ -46,7 +49,20 @@ type itemBody struct {
 	SendAt       *string                    `json:"send_at"`
 	LinkTTLHours *int64                     `json:"link_ttl_hours"`
 	CustomFields map[string]json.RawMessage `json:"custom_fields"`
+}
+
+// replaceItemBody is the PUT body of receivables and payables.
+type replaceItemBody struct {
+	itemBody
 	readOnly
+}
+
+// timestamps are the read-only fields of campaigns and field definitions,
+// ignored on PUT.
+type timestamps struct {
+	ID        json.RawMessage `json:"id"`
+	CreatedAt json.RawMessage `json:"created_at"`
+	UpdatedAt json.RawMessage `json:"updated_at"`
 }
 
 func (b itemBody) input() txn.Input {
@@ -66,16 +82,19 @@ type settleBody struct {
 // emptyBody is the body of the other actions: {} or nothing.
 type emptyBody struct{}
 
-// definitionBody is the create and PUT body of field definitions.
+// definitionBody is the create body of field definitions.
 type definitionBody struct {
-	Key       *string         `json:"key"`
-	Label     *string         `json:"label"`
-	Type      *string         `json:"type"`
-	Options   []string        `json:"options"`
-	Required  *bool           `json:"required"`
-	ID        json.RawMessage `json:"id"`
-	CreatedAt json.RawMessage `json:"created_at"`
-	UpdatedAt json.RawMessage `json:"updated_at"`
+	Key      *string  `json:"key"`
+	Label    *string  `json:"label"`
+	Type     *string  `json:"type"`
+	Options  []string `json:"options"`
+	Required *bool    `json:"required"`
+}
+
+// replaceDefinitionBody is the PUT body of field definitions.
+type replaceDefinitionBody struct {
+	definitionBody
+	timestamps
 }
 
 func (b definitionBody) input() fielddef.Input {
@@ -93,18 +112,21 @@ type ruleBody struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// campaignBody is the create and PUT body of campaigns.
+// campaignBody is the create body of campaigns.
 type campaignBody struct {
-	Name      *string         `json:"name"`
-	Direction *string         `json:"direction"`
-	Status    *string         `json:"status"`
-	IsActive  *bool           `json:"is_active"`
-	Priority  *int64          `json:"priority"`
-	Steps     []stepBody      `json:"steps"`
-	Rules     []ruleBody      `json:"rules"`
-	ID        json.RawMessage `json:"id"`
-	CreatedAt json.RawMessage `json:"created_at"`
-	UpdatedAt json.RawMessage `json:"updated_at"`
+	Name      *string    `json:"name"`
+	Direction *string    `json:"direction"`
+	Status    *string    `json:"status"`
+	IsActive  *bool      `json:"is_active"`
+	Priority  *int64     `json:"priority"`
+	Steps     []stepBody `json:"steps"`
+	Rules     []ruleBody `json:"rules"`
+}
+
+// replaceCampaignBody is the PUT body of campaigns.
+type replaceCampaignBody struct {
+	campaignBody
+	timestamps
 }
 
 func (b campaignBody) input() campaign.Input {

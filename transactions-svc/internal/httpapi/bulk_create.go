@@ -15,14 +15,14 @@ import (
 // bulkBody is the body of POST /internal/v1/{receivables|payables}/bulk-create:
 // a chunk of a batch. Item i is row first_row_index + i of the batch.
 type bulkBody struct {
-	BatchID            string            `json:"batch_id"`
-	Direction          string            `json:"direction"`
-	OnDuplicate        string            `json:"on_duplicate"`
-	FirstRowIndex      int               `json:"first_row_index"`
-	EmitEvents         bool              `json:"emit_events"`
-	CampaignID         string            `json:"campaign_id"`
-	AutoAssignCampaign bool              `json:"auto_assign_campaign"`
-	Items              []json.RawMessage `json:"items"`
+	BatchID            string      `json:"batch_id"`
+	Direction          string      `json:"direction"`
+	OnDuplicate        string      `json:"on_duplicate"`
+	FirstRowIndex      int         `json:"first_row_index"`
+	EmitEvents         bool        `json:"emit_events"`
+	CampaignID         string      `json:"campaign_id"`
+	AutoAssignCampaign bool        `json:"auto_assign_campaign"`
+	Items              httpx.Items `json:"items"`
 }
 
 // bulkContact is the contact object of a batch item.

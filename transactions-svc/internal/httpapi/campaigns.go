@@ -46,7 +46,7 @@ func (h *Handlers) showCampaign(c *fiber.Ctx) error {
 }
 
 func (h *Handlers) replaceCampaign(c *fiber.Ctx) error {
-	var body campaignBody
+	var body replaceCampaignBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}

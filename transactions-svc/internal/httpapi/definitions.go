@@ -43,7 +43,7 @@ func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 }
 
 func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
-	var body definitionBody
+	var body replaceDefinitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}

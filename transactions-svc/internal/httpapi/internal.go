@@ -55,7 +55,11 @@ func (h *Handlers) notification(c *fiber.Ctx) error {
 // with {data: {steps}} (app.CampaignSteps), behind the direction's create
 // ability.
 func (h *Handlers) campaignSteps(c *fiber.Ctx) error {
-	d := txn.Direction(c.Query("direction"))
+	q := httpx.Queries(c)
+	d, autoAssign, campaignID := txn.Direction(q.Text("direction")), q.Text("auto_assign"), q.Text("campaign_id")
+	if err := q.Err(); err != nil {
+		return err
+	}
 	if !d.Valid() {
 		return apierr.Field("direction", "The direction must be receivable or payable.")
 	}
@@ -63,14 +67,14 @@ func (h *Handlers) campaignSteps(c *fiber.Ctx) error {
 		return err
 	}
 	auto := false
-	switch c.Query("auto_assign") {
+	switch autoAssign {
 	case "", "false", "0":
 	case "true", "1":
 		auto = true
 	default:
 		return apierr.Field("auto_assign", "The auto_assign field must be true or false.")
 	}
-	steps, err := h.app.CampaignSteps(c.UserContext(), scope(c), d, strings.Clone(c.Query("campaign_id")), auto)
+	steps, err := h.app.CampaignSteps(c.UserContext(), scope(c), d, campaignID, auto)
 	if err != nil {
 		return apiError(err)
 	}

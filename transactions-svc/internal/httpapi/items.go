@@ -40,12 +40,17 @@ func (h *Handlers) list(d txn.Direction) fiber.Handler {
 // filter reads the list filters; a status the direction does not have or a
 // created_since that is not a date is 422.
 func filter(c *fiber.Ctx, d txn.Direction) (store.Filter, error) {
-	f := store.Filter{Status: c.Query("status"), ContactID: c.Query("contact_id"),
-		ExternalID: c.Query("external_id"), CampaignID: c.Query("campaign_id")}
+	q := httpx.Queries(c)
+	f := store.Filter{Status: q.Text("status"), ContactID: q.Text("contact_id"),
+		ExternalID: q.Text("external_id"), CampaignID: q.Text("campaign_id")}
+	since := q.Text("created_since")
+	if err := q.Err(); err != nil {
+		return f, err
+	}
 	if f.Status != "" && !d.HasState(txn.State(f.Status)) {
 		return f, apierr.Field("status", "The selected status is invalid.")
 	}
-	if s := c.Query("created_since"); s != "" {
+	if s := since; s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
 			t, err = time.Parse(time.DateOnly, s)
@@ -88,7 +93,7 @@ func (h *Handlers) show(d txn.Direction) fiber.Handler {
 // replace answers PUT /{id}.
 func (h *Handlers) replace(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var body itemBody
+		var body replaceItemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}

@@ -66,7 +66,11 @@ func (p *Pages) verify(c *fiber.Ctx, d txn.Direction) (link, error) {
 	if d == txn.Payable {
 		path = links.PayablePrefix + id
 	}
-	expires, sig := c.Query("expires"), c.Query("signature")
+	expires, errExp := httpx.Query(c, "expires")
+	sig, errSig := httpx.Query(c, "signature")
+	if errExp != nil || errSig != nil {
+		expires, sig = "", "" // no signed link holds such bytes: Verify refuses it as unsigned
+	}
 	exp, err := p.signer.Verify(path, expires, sig, p.app.Now())
 	if err != nil {
 		return link{}, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -17,6 +18,11 @@ func (p *Pages) submitPay(c *fiber.Ctx) error {
 	l, it, err := p.accept(c, txn.Receivable)
 	if err != nil {
 		return p.fail(c, err)
+	}
+	if problems := textProblems(c, "card_number", "exp_month", "exp_year", "cvc", "cardholder_name"); problems != nil {
+		pg := p.pageFor(c, l, it, problems, nil)
+		pg.Status = http.StatusUnprocessableEntity
+		return p.render(c, pg)
 	}
 	form := sandbox.CardForm{Number: c.FormValue("card_number"), ExpMonth: c.FormValue("exp_month"),
 		ExpYear: c.FormValue("exp_year"), CVC: c.FormValue("cvc"), Name: c.FormValue("cardholder_name")}
@@ -36,6 +42,11 @@ func (p *Pages) submitPayout(c *fiber.Ctx) error {
 	if err != nil {
 		return p.fail(c, err)
 	}
+	if problems := textProblems(c, "destination_type", "account_holder_name", "routing_number", "account_number", "card_number"); problems != nil {
+		pg := p.pageFor(c, l, it, problems, nil)
+		pg.Status = http.StatusUnprocessableEntity
+		return p.render(c, pg)
+	}
 	form := sandbox.DestinationForm{Type: c.FormValue("destination_type"), HolderName: c.FormValue("account_holder_name"),
 		RoutingNumber: c.FormValue("routing_number"), AccountNumber: c.FormValue("account_number"), CardNumber: c.FormValue("card_number")}
 	problems, last4 := form.Check()
@@ -50,6 +61,23 @@ func (p *Pages) submitPayout(c *fiber.Ctx) error {
 	}
 	_, err = p.app.SelectDestination(c.UserContext(), l.id, l.expires, form.Type, last4)
 	return p.outcome(c, l, err)
+}
+
+// textProblems names each posted field whose value is not text (bytes that
+// are not UTF-8, or U+0000): no card, number or name holds them, and they
+// must reach neither the rail nor the database. The form is shown again
+// with the field emptied. Nil when every value is text.
+func textProblems(c *fiber.Ctx, fields ...string) map[string]string {
+	var out map[string]string
+	for _, f := range fields {
+		if httpx.CheckText(f, []byte(c.FormValue(f))) != nil {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[f] = "This field holds characters that cannot be read; type it again."
+		}
+	}
+	return out
 }
 
 // accept checks a post: the signature, the CSRF token (419), and that the

@@ -103,7 +103,11 @@ func (h *Handlers) deliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := app.DeliveryFilter{Status: c.Query("status"), EventType: c.Query("event_type")}
+	q := httpx.Queries(c)
+	f := app.DeliveryFilter{Status: q.Text("status"), EventType: q.Text("event_type")}
+	if err := q.Err(); err != nil {
+		return err
+	}
 	list, total, err := h.app.ListDeliveries(c.UserContext(), tenant(c), c.Params("endpoint"), f,
 		app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
