@@ -24,8 +24,10 @@ build:
 	$(GO) build $(PKGS)
 
 ## run: build and start the local stack (Postgres, broker, every service, the HTTPS gateway).
+## PROCESSES=1 runs every service and the gateway as a process of its own under a supervisor.
+PROCESSES ?=
 run: deps
-	$(GO) run github.com/paylane/paylane/deploy/cmd/devstack
+	$(GO) run github.com/paylane/paylane/deploy/cmd/devstack $(if $(filter-out 0,$(PROCESSES)),-processes)
 
 ## test: every module's tests against real Postgres, Redis and an in-process Kafka broker.
 test: deps

@@ -80,19 +80,27 @@ func (r *running) stop(t *testing.T) {
 
 func startStack(t *testing.T, root string) *running {
 	t.Helper()
+	return startStackWith(t, root, nil)
+}
+
+// startStackWith is startStack with Options changed by opts (when not nil).
+func startStackWith(t *testing.T, root string, opts func(*Options)) *running {
+	t.Helper()
 	logs := newLogBuffer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	readyCh := make(chan Info, 1)
 	r := &running{logs: logs, cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		r.done <- Run(ctx, Options{
-			Root:        root,
-			GatewayAddr: "127.0.0.1:0",
-			AdminAddr:   "127.0.0.1:0",
-			Log:         logs,
-			Ready:       func(i Info) { readyCh <- i },
-		})
-	}()
+	o := Options{
+		Root:        root,
+		GatewayAddr: "127.0.0.1:0",
+		AdminAddr:   "127.0.0.1:0",
+		Log:         logs,
+		Ready:       func(i Info) { readyCh <- i },
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	go func() { r.done <- Run(ctx, o) }()
 	select {
 	case r.info = <-readyCh:
 		return r
