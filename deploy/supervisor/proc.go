@@ -26,6 +26,10 @@ type proc struct {
 	ready    chan struct{} // closed when the current process is ready
 	began    time.Time
 	restarts int
+	// held keeps the process down after it exits until release is closed
+	// (see Supervisor.Hold).
+	held    bool
+	release chan struct{}
 }
 
 func newProc(s *Supervisor, sp Spec) *proc {
@@ -114,6 +118,22 @@ func (p *proc) loop() {
 		}
 		if ran >= p.s.opts.ResetAfter {
 			backoff = p.s.opts.MinBackoff
+		}
+		p.mu.Lock()
+		held, release := p.held, p.release
+		p.mu.Unlock()
+		if held {
+			p.s.logf("%s (pid %d) exited: %s; held down until released", p.spec.Name, cmd.Process.Pid, exitText(err))
+			select {
+			case <-release:
+			case <-p.s.stopping:
+				return
+			}
+			if !p.restartAfter(0) {
+				return
+			}
+			backoff = p.s.opts.MinBackoff
+			continue
 		}
 		p.s.logf("%s (pid %d) exited after %s: %s; restarting in %s", p.spec.Name, cmd.Process.Pid,
 			ran.Round(time.Millisecond), exitText(err), backoff)

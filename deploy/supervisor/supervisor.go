@@ -178,6 +178,48 @@ func (s *Supervisor) Kill(name string, sig syscall.Signal) error {
 	return p.cmd.Process.Signal(sig)
 }
 
+// Hold kills name's process with SIGKILL and keeps it down (no restart)
+// until Release; the outage of a service, for fault tests.
+func (s *Supervisor) Hold(name string) error {
+	p := s.byName[name]
+	if p == nil {
+		return fmt.Errorf("supervisor: no process named %q", name)
+	}
+	p.mu.Lock()
+	if p.held {
+		p.mu.Unlock()
+		return fmt.Errorf("supervisor: %s is held already", name)
+	}
+	p.held, p.release = true, make(chan struct{})
+	cmd, done, exited := p.cmd, p.done, p.exited
+	p.mu.Unlock()
+	s.logf("holding %s down", name)
+	if !exited {
+		if err := cmd.Process.Kill(); !isDone(err) {
+			return fmt.Errorf("supervisor: killing %s: %w", name, err)
+		}
+	}
+	<-done
+	return nil
+}
+
+// Release starts a process held down by Hold again.
+func (s *Supervisor) Release(name string) error {
+	p := s.byName[name]
+	if p == nil {
+		return fmt.Errorf("supervisor: no process named %q", name)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.held {
+		return fmt.Errorf("supervisor: %s is not held", name)
+	}
+	p.held = false
+	close(p.release)
+	s.logf("releasing %s", name)
+	return nil
+}
+
 // WaitReady blocks until name's current process is ready (see
 // Spec.ReadyURL) or ctx is done.
 func (s *Supervisor) WaitReady(ctx context.Context, name string) error {

@@ -253,3 +253,44 @@ func TestNewRejectsDuplicateNames(t *testing.T) {
 		t.Error("New accepted two specs named a")
 	}
 }
+
+func TestHeldProcessStaysDownUntilReleased(t *testing.T) {
+	t.Parallel()
+	var log, out logBuffer
+	a := serveSpec(t, "a", &out)
+	s, err := New(Options{Log: &log, MinBackoff: 10 * time.Millisecond}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	first := s.PID("a")
+	if err := s.Hold("a"); err != nil {
+		t.Fatal(err)
+	}
+	if alive(first) {
+		t.Errorf("held process %d still alive", first)
+	}
+	// Several backoffs pass without a restart.
+	time.Sleep(200 * time.Millisecond)
+	if pid := s.PID("a"); pid != 0 {
+		t.Fatalf("PID(a) = %d while held, want 0", pid)
+	}
+	if _, err := http.Get(a.ReadyURL); err == nil {
+		t.Error("a held process still answers")
+	}
+	if err := s.Release("a"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	waitFor(t, "a restarted", func() bool { p := s.PID("a"); return p != 0 && p != first })
+	if err := s.WaitReady(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release("a"); err == nil {
+		t.Error("Release of a process not held succeeded")
+	}
+}
