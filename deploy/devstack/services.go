@@ -268,6 +268,7 @@ func webhookConfig(d deps) webhooksvc.Config {
 		Consumers:           3,
 		DispatchConcurrency: 64,
 		PollInterval:        250 * time.Millisecond,
+		RetryTimeScale:      1,
 	}
 }
 
