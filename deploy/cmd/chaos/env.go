@@ -15,6 +15,7 @@ import (
 
 	"github.com/paylane/paylane/deploy/devstack"
 	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/authz"
 )
 
 // env is the running stack and what the scenarios share.
@@ -163,4 +164,13 @@ func (e *env) phone() string {
 	e.phones++
 	areas := []int{415, 212, 312, 617, 206, 303, 512, 702, 213, 305}
 	return fmt.Sprintf("(%d) 555-%04d", areas[(n/10000)%len(areas)], n%10000)
+}
+
+// mint creates another all-abilities token of tenant.
+func (e *env) mint(ctx context.Context, tenant string) (string, error) {
+	tok, err := e.admin.CreateToken(ctx, tenant, client.TokenInput{Name: "chaos unused", Abilities: authz.All()})
+	if err != nil {
+		return "", fmt.Errorf("minting a token: %w", err)
+	}
+	return tok.Token, nil
 }

@@ -53,6 +53,7 @@ type tenant struct {
 	mu     sync.Mutex
 	writes []*write
 	ids    []string // contacts created (2xx)
+	stuck  []string // batches still queued or processing after the load
 }
 
 // subscribed are the event types every scenario's endpoint subscribes to.

@@ -79,6 +79,9 @@ func run(ctx context.Context, args []string) error {
 		for _, d := range res.details {
 			fmt.Printf("  %s\n", d)
 		}
+		for _, f := range res.failures {
+			fmt.Printf("  FAILED: %s\n", f)
+		}
 		if !res.ok() {
 			failed = true
 		}

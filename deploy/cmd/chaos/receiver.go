@@ -23,6 +23,7 @@ type receiver struct {
 	mu       sync.Mutex
 	ids      map[string]int // webhook-id → deliveries answered 2xx
 	attempts []time.Time    // every request, in arrival order
+	byID     map[string][]time.Time
 	bodyIDs  map[string]bool
 }
 
@@ -35,7 +36,7 @@ func newReceiver(tlsDir string) (*receiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &receiver{ids: map[string]int{}, bodyIDs: map[string]bool{}}
+	r := &receiver{ids: map[string]int{}, bodyIDs: map[string]bool{}, byID: map[string][]time.Time{}}
 	r.srv = &http.Server{Handler: http.HandlerFunc(r.handle), ReadHeaderTimeout: 5 * time.Second,
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
 	go func() { _ = r.srv.ServeTLS(ln, "", "") }()
@@ -50,7 +51,9 @@ func (r *receiver) handle(w http.ResponseWriter, req *http.Request) {
 	}
 	_ = json.Unmarshal(raw, &body)
 	r.mu.Lock()
-	r.attempts = append(r.attempts, time.Now())
+	now := time.Now()
+	r.attempts = append(r.attempts, now)
+	r.byID[req.Header.Get("webhook-id")] = append(r.byID[req.Header.Get("webhook-id")], now)
 	fail := r.fail.Load()
 	if !fail {
 		r.ids[req.Header.Get("webhook-id")]++
@@ -85,6 +88,17 @@ func (r *receiver) attemptTimes() []time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]time.Time(nil), r.attempts...)
+}
+
+// attemptsByID returns the arrival times of each webhook-id's requests.
+func (r *receiver) attemptsByID() map[string][]time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string][]time.Time, len(r.byID))
+	for id, ts := range r.byID {
+		out[id] = append([]time.Time(nil), ts...)
+	}
+	return out
 }
 
 func (r *receiver) close() { _ = r.srv.Close() }
