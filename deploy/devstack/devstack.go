@@ -38,6 +38,8 @@ type stack struct {
 	// procs runs the services and the gateway in process mode (nil in
 	// process).
 	procs *supervisor.Supervisor
+	// replicaURLs are the public URLs of further gateway replicas.
+	replicaURLs []string
 }
 
 // reserve binds addr (port 0 picks one) for a part of the stack and returns
@@ -262,6 +264,8 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 		Brokers:      s.brokers,
 		PostgresPort: s.cluster.Port,
 		Processes:    s.procs,
+		Postgres:     s.cluster,
+		GatewayURLs:  append([]string{gatewayURL}, s.replicaURLs...),
 	}, nil
 }
 

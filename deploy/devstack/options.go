@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/paylane/paylane/deploy/supervisor"
+	"github.com/paylane/paylane/libs/pgcluster"
 )
 
 // Options configure a devstack run.
@@ -42,6 +43,11 @@ type Options struct {
 	// advertises, so every client (services, gateway, this process) reaches
 	// the broker through it (a fault-injecting proxy, for instance).
 	BrokerListen func(network, addr string) (net.Listener, error)
+	// GatewayReplicas is the number of gateway processes in process mode
+	// (default 1); each further one ("gateway-2", ...) has listeners of its
+	// own and the same configuration (ServiceEnv["gateway"] included, e.g.
+	// a shared REDIS_URL).
+	GatewayReplicas int
 }
 
 // Info describes a running stack: the devstack.json content plus the bound
@@ -58,6 +64,11 @@ type Info struct {
 	Brokers []string
 	// PostgresPort is the cluster's TCP port on 127.0.0.1.
 	PostgresPort int
+	// GatewayURLs are the public URLs of every gateway replica, GatewayURL
+	// first.
+	GatewayURLs []string
+	// Postgres is the running cluster (Restart, for fault tests).
+	Postgres *pgcluster.Cluster
 	// Processes supervises the services and the gateway in process mode
 	// (nil in process): their PIDs, Kill, restarts.
 	Processes *supervisor.Supervisor

@@ -25,7 +25,13 @@ type procAddrs struct {
 	http, internal map[string]string // by service name (the table's)
 	public, admin  string            // the gateway's listeners
 	gwInternal     string
+	// replicas are the listeners of further gateway replicas
+	// (Options.GatewayReplicas).
+	replicas []gatewayAddrs
 }
+
+// gatewayAddrs are one gateway replica's listeners.
+type gatewayAddrs struct{ public, admin, internal string }
 
 // startProcesses builds the binaries, migrates each database with
 // `<binary> migrate` (as compose's one-shot migrate containers do) and
@@ -70,6 +76,9 @@ func (s *stack) startProcesses(ctx context.Context) (addrs map[string]string, pu
 		return nil, "", "", fmt.Errorf("starting processes: %w", err)
 	}
 	s.procs = sup
+	for _, r := range a.replicas {
+		s.replicaURLs = append(s.replicaURLs, publicBaseURL(r.public))
+	}
 	for _, row := range rows {
 		s.logf("%s (pid %d) listening on %s", row.binary, sup.PID(row.binary), a.http[row.name])
 	}
@@ -114,6 +123,9 @@ func (s *stack) pickAddrs(rows []service) (procAddrs, error) {
 		a.http[r.name], a.internal[r.name] = pick("127.0.0.1:0"), pick("127.0.0.1:0")
 	}
 	a.public, a.admin, a.gwInternal = pick(s.opts.GatewayAddr), pick(s.opts.AdminAddr), pick("127.0.0.1:0")
+	for range max(s.opts.GatewayReplicas-1, 0) {
+		a.replicas = append(a.replicas, gatewayAddrs{pick("127.0.0.1:0"), pick("127.0.0.1:0"), pick("127.0.0.1:0")})
+	}
 	return a, err
 }
 
@@ -185,6 +197,16 @@ func (s *stack) processSpecs(bin string, rows []service, all []deps, a procAddrs
 		ReadyURL: "http://" + a.gwInternal + "/readyz",
 		Output:   s.opts.ServiceLog,
 	})
+	for i, r := range a.replicas {
+		d := s.gatewayDeps(a.http, r.internal)
+		d.listenAddr, d.adminAddr, d.publicURL = r.public, r.admin, publicBaseURL(r.public)
+		specs = append(specs, supervisor.Spec{
+			Name: fmt.Sprintf("%s-%d", gatewayProcess, i+2), Path: filepath.Join(bin, "gateway"),
+			Env:      append(gatewayEnv(d), s.opts.ServiceEnv[gatewayProcess]...),
+			ReadyURL: "http://" + r.internal + "/readyz",
+			Output:   s.opts.ServiceLog,
+		})
+	}
 	return specs
 }
 

@@ -285,8 +285,16 @@ func (t *tenant) checkReplays(ctx context.Context, writes []*write, r *result) (
 		if !w.ans.ok() || w.key == "" {
 			continue
 		}
-		a := t.api(ctx, w.method, w.path, w.key, w.body)
+		var a answer
+		for try := 0; try < 3; try++ { // a broken connection is no answer, not another one
+			if a = t.api(ctx, w.method, w.path, w.key, w.body); a.status != 0 {
+				break
+			}
+			time.Sleep(time.Second)
+		}
 		switch {
+		case a.status == 0:
+			bad = append(bad, fmt.Sprintf("%s %s: no answer (%v)", w.kind, w.key, a.err))
 		case a.status != w.ans.status:
 			bad = append(bad, fmt.Sprintf("%s %s: %d, first %d", w.kind, w.key, a.status, w.ans.status))
 		case a.dataID() != w.id:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/deploy/devstack"
+	"github.com/paylane/paylane/deploy/supervisor"
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/authz"
 )
@@ -21,7 +22,8 @@ import (
 // env is the running stack and what the scenarios share.
 type env struct {
 	info    devstack.Info
-	proxy   *proxy // between every Kafka client and the broker
+	proxy   *proxy                 // between every Kafka client and the broker
+	redis   *supervisor.Supervisor // shared by the gateway replicas (nil without redis-server)
 	admin   *client.Admin
 	hc      *http.Client // trusts the local CA
 	events  *eventLog
@@ -67,6 +69,15 @@ func startEnv(ctx context.Context, root string, keep, verbose bool) (*env, error
 		return nil, err
 	}
 	e.proxy = p
+	redis, redisURL, err := startRedis(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.redis = redis
+	replicas := 1
+	if redis != nil {
+		replicas = 2
+	}
 	svcLog, err := os.Create(filepath.Join(filepath.Dir(root), "services.log"))
 	if err != nil {
 		return nil, err
@@ -79,7 +90,7 @@ func startEnv(ctx context.Context, root string, keep, verbose bool) (*env, error
 		e.done <- devstack.Run(runCtx, devstack.Options{
 			Root: root, GatewayAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0",
 			Log: devLog, ServiceLog: svcLog, Processes: true,
-			BrokerListen: p.listen, ServiceEnv: serviceEnv(),
+			BrokerListen: p.listen, ServiceEnv: withRedis(serviceEnv(), redisURL), GatewayReplicas: replicas,
 			Ready: func(i devstack.Info) { ready <- i },
 		})
 	}()
@@ -88,11 +99,17 @@ func startEnv(ctx context.Context, root string, keep, verbose bool) (*env, error
 	case e.info = <-ready:
 	case err := <-e.done:
 		cancel()
+		if e.redis != nil {
+			e.redis.Stop()
+		}
 		e.cleanup()
 		return nil, fmt.Errorf("devstack stopped while starting: %v", err)
 	case <-ctx.Done():
 		cancel()
 		<-e.done
+		if e.redis != nil {
+			e.redis.Stop()
+		}
 		e.cleanup()
 		return nil, ctx.Err()
 	}
@@ -126,6 +143,9 @@ func (e *env) stop() {
 		fmt.Fprintf(os.Stderr, "chaos: devstack: %v\n", err)
 	}
 	e.proxy.close()
+	if e.redis != nil {
+		e.redis.Stop()
+	}
 	e.cleanup()
 }
 

@@ -24,6 +24,7 @@ func scenarios() []scenario {
 		{"postgres", "Postgres restarted (fast shutdown, start again on the same port) under load", runPostgres},
 		{"identity", "identity-svc down for 10 s: resolved tokens work until their cache entry expires, new ones get 503", runIdentity},
 		{"webhook", "receivers failing every request: retries on the (compressed) schedule, disabled at exactly 50 failures, reset by a success", runWebhook},
+		{"ratelimit", "two gateway replicas sharing Redis: a token limited to 60 a minute gets exactly 60 answers", runRateLimit},
 	}
 }
 
