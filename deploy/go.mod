@@ -8,6 +8,7 @@ replace github.com/paylane/paylane/libs => ../libs
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/gateway v0.0.0
@@ -71,7 +72,6 @@ require (
 	github.com/hashicorp/serf v0.10.4 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect

@@ -127,10 +127,14 @@ func runKill(ctx context.Context, e *env) (result, error) {
 // answering (the outboxes keep the events), which reach the broker once it
 // is back.
 func runKafka(ctx context.Context, e *env) (result, error) {
-	return underLoad(ctx, e, "kafka", 3*time.Second, 5*time.Second, func(ctx context.Context) error {
+	var before, atHeal int
+	var atHealEach string
+	r, err := underLoad(ctx, e, "kafka", 3*time.Second, 5*time.Second, func(ctx context.Context) error {
+		before, _ = e.outboxRows(ctx)
 		e.logf("kafka: dropping every broker connection for 60 s")
 		e.proxy.setDown(true)
 		defer func() {
+			atHeal, atHealEach = e.outboxRows(ctx)
 			e.proxy.setDown(false)
 			e.logf("kafka: broker reachable again")
 		}()
@@ -141,6 +145,25 @@ func runKafka(ctx context.Context, e *env) (result, error) {
 			return ctx.Err()
 		}
 	})
+	if err != nil {
+		return r, err
+	}
+	// Background work (the scheduler, SMS status events) keeps adding rows;
+	// drained means empty at some point within 30 s.
+	after, afterEach := e.outboxRows(ctx)
+	for deadline := time.Now().Add(30 * time.Second); after > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		after, afterEach = e.outboxRows(ctx)
+	}
+	r.note("outbox rows waiting: %d before the outage, %d when it healed (%s), %d after the checks (%s)",
+		before, atHeal, atHealEach, after, afterEach)
+	if atHeal <= before {
+		r.fail("the outboxes did not grow while the broker was unreachable")
+	}
+	if after > 0 {
+		r.fail("the outboxes did not drain: %d rows still waiting", after)
+	}
+	return r, nil
 }
 
 // runPostgres restarts Postgres under load: requests meanwhile get an
