@@ -4,7 +4,7 @@ GO ?= go
 PKGS := github.com/paylane/paylane/...
 PG_BIN ?= /usr/lib/postgresql/15/bin
 
-.PHONY: run test bench reset lint deps build
+.PHONY: run test bench chaos reset lint deps build
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
 ## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
@@ -27,8 +27,10 @@ build:
 	$(GO) build $(PKGS)
 
 ## run: build and start the local stack (Postgres, broker, every service, the HTTPS gateway).
+## PROCESSES=1 runs every service and the gateway as a process of its own under a supervisor.
+PROCESSES ?=
 run: deps
-	$(GO) run github.com/paylane/paylane/deploy/cmd/devstack
+	$(GO) run github.com/paylane/paylane/deploy/cmd/devstack $(if $(filter-out 0,$(PROCESSES)),-processes)
 
 ## test: every module's tests against real Postgres, Redis and an in-process Kafka broker.
 test: deps
@@ -39,6 +41,12 @@ test: deps
 bench: deps
 	$(GO) run github.com/paylane/paylane/bench/cmd/bench
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PKGS)
+
+## chaos: fault scenarios under load against the stack in process mode (docs/reliability.md);
+## fails on any write answered 2xx and then lost. Not part of `make test`. SCENARIOS=kill,kafka picks some.
+SCENARIOS ?=
+chaos: deps
+	$(GO) run github.com/paylane/paylane/deploy/cmd/chaos $(if $(SCENARIOS),-scenarios $(SCENARIOS))
 
 ## reset: wipe the local stack's data (Postgres cluster, certificates, secrets).
 reset:

@@ -62,6 +62,10 @@ type Config struct {
 	// being woken in-process by the ingester: deliveries other replicas
 	// queued and retries that came due (WEBHOOK_POLL_INTERVAL, 250ms).
 	PollInterval time.Duration
+	// RetryTimeScale multiplies the retry schedule's waits and the
+	// endpoint breaker's open time (WEBHOOK_RETRY_TIME_SCALE, 1): fault
+	// tests compress time with a factor below 1; production keeps 1.
+	RetryTimeScale float64
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
 	Logger *slog.Logger
 	// Ready, when set, is called with the bound addresses once every listener is up.
@@ -98,6 +102,7 @@ func ConfigFromEnv() (Config, error) {
 		DispatchConcurrency: DefaultDispatchConcurrency,
 		Consumers:           DefaultConsumers,
 		PollInterval:        DefaultPollInterval,
+		RetryTimeScale:      1,
 	}
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
@@ -127,6 +132,11 @@ func ConfigFromEnv() (Config, error) {
 		d, err := time.ParseDuration(v)
 		errs = envconf.AppendErr(errs, "WEBHOOK_POLL_INTERVAL", err)
 		cfg.PollInterval = d
+	}
+	if v := os.Getenv("WEBHOOK_RETRY_TIME_SCALE"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		errs = envconf.AppendErr(errs, "WEBHOOK_RETRY_TIME_SCALE", err)
+		cfg.RetryTimeScale = f
 	}
 	level, err := envconf.LogLevel()
 	errs = append(errs, err)
@@ -163,6 +173,9 @@ func (c Config) Validate() error {
 	}
 	if c.PollInterval <= 0 {
 		errs = append(errs, errors.New("WEBHOOK_POLL_INTERVAL must be positive"))
+	}
+	if c.RetryTimeScale < 0 || c.RetryTimeScale > 1 {
+		errs = append(errs, errors.New("WEBHOOK_RETRY_TIME_SCALE must be in (0, 1]"))
 	}
 	return errors.Join(errs...)
 }

@@ -94,7 +94,7 @@ func Run(ctx context.Context, cfg Config) error {
 	st := store.New(pool)
 	d, err := dispatch.New(dispatch.Options{
 		Store: st, Sealer: sl, Log: log, Metrics: reg,
-		Concurrency: cfg.DispatchConcurrency, PollInterval: cfg.PollInterval,
+		Concurrency: cfg.DispatchConcurrency, PollInterval: cfg.PollInterval, TimeScale: cfg.RetryTimeScale,
 		Transport: netguard.Options{Allow: cfg.AllowCIDRs, RootCAs: roots},
 	})
 	if err != nil {

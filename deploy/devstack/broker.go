@@ -2,6 +2,7 @@ package devstack
 
 import (
 	"fmt"
+	"net"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
@@ -16,13 +17,19 @@ import (
 // first used.
 // Its log lives in memory: events are not kept across restarts (the outboxes
 // in Postgres are).
-func startBroker() (addrs []string, stop func(), err error) {
-	c, err := kfake.NewCluster(
+// listen, when not nil, opens the broker's listener (see
+// Options.BrokerListen).
+func startBroker(listen func(network, addr string) (net.Listener, error)) (addrs []string, stop func(), err error) {
+	opts := []kfake.Opt{
 		kfake.NumBrokers(1),
 		kfake.AllowAutoTopicCreation(),
 		kfake.DefaultNumPartitions(3),
 		kfake.SeedTopics(3, events.AllTopics()...),
-	)
+	}
+	if listen != nil {
+		opts = append(opts, kfake.ListenFn(listen))
+	}
+	c, err := kfake.NewCluster(opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the broker: %w", err)
 	}

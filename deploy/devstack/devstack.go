@@ -18,9 +18,11 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/paylane/paylane/deploy/supervisor"
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/pgcluster"
-	"golang.org/x/sync/errgroup"
 )
 
 // stack is one run of the devstack.
@@ -35,6 +37,11 @@ type stack struct {
 	// listeners are the addresses reserved for the gateway and the services
 	// (see reserve); serve closes those a failed start left unserved.
 	listeners []net.Listener
+	// procs runs the services and the gateway in process mode (nil in
+	// process).
+	procs *supervisor.Supervisor
+	// replicaURLs are the public URLs of further gateway replicas.
+	replicaURLs []string
 }
 
 // reserve binds addr (port 0 picks one) for a part of the stack and returns
@@ -72,7 +79,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer s.stopPostgres()
-	brokers, stopBroker, err := startBroker()
+	brokers, stopBroker, err := startBroker(opts.BrokerListen)
 	if err != nil {
 		return err
 	}
@@ -156,6 +163,7 @@ func (s *stack) serve(parent context.Context) error {
 			_ = ln.Close() // served listeners are closed already
 		}
 	}()
+	defer s.stopProcesses()
 	g, gctx := errgroup.WithContext(ctx)
 	info, startErr := s.start(gctx, g)
 	if startErr == nil {
@@ -179,23 +187,11 @@ func (s *stack) serve(parent context.Context) error {
 // start brings up services and gateway, bootstraps the demo tenant, writes
 // devstack.json and prints the banner.
 func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
-	// Services put the gateway's URL in the links they send (payment pages,
-	// opt-in confirmations), so the public listener is bound first and its
-	// port settled before any service starts.
-	publicLn, publicAddr, err := s.reserve(s.opts.GatewayAddr)
-	if err != nil {
-		return Info{}, fmt.Errorf("gateway: %w", err)
-	}
-	s.opts.GatewayAddr = publicAddr
-	addrs, err := s.startServices(ctx, g)
+	addrs, public, adminAddr, err := s.startStack(ctx, g)
 	if err != nil {
 		return Info{}, err
 	}
-	gw, err := s.startGateway(ctx, g, publicLn, addrs)
-	if err != nil {
-		return Info{}, err
-	}
-	info, err := s.describe(addrs, gw.Public, gw.Admin)
+	info, err := s.describe(addrs, public, adminAddr)
 	if err != nil {
 		return Info{}, err
 	}
@@ -215,6 +211,32 @@ func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
 	}
 	printBanner(s.opts.Log, s.paths.root, info.File)
 	return info, nil
+}
+
+// startStack starts the services and the gateway, in this process or (with
+// Options.Processes) as processes of their own, and returns the services'
+// addresses and the gateway's public and admin addresses.
+func (s *stack) startStack(ctx context.Context, g *errgroup.Group) (map[string]string, string, string, error) {
+	if s.opts.Processes {
+		return s.startProcesses(ctx)
+	}
+	// Services put the gateway's URL in the links they send (payment pages,
+	// opt-in confirmations), so the public listener is bound first and its
+	// port settled before any service starts.
+	publicLn, publicAddr, err := s.reserve(s.opts.GatewayAddr)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("gateway: %w", err)
+	}
+	s.opts.GatewayAddr = publicAddr
+	addrs, err := s.startServices(ctx, g)
+	if err != nil {
+		return nil, "", "", err
+	}
+	gw, err := s.startGateway(ctx, g, publicLn, addrs)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return addrs, gw.Public, gw.Admin, nil
 }
 
 // describe fills Info (without the demo tenant) from the bound addresses.
@@ -244,6 +266,9 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 		Services:     addrs,
 		Brokers:      s.brokers,
 		PostgresPort: s.cluster.Port,
+		Processes:    s.procs,
+		Postgres:     s.cluster,
+		GatewayURLs:  append([]string{gatewayURL}, s.replicaURLs...),
 	}, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/ids"
 )

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/paylane/paylane/libs/pgcluster"
 )
 
@@ -84,24 +85,24 @@ func startStack(t *testing.T, root string) *running {
 	return startStackWith(t, root, nil)
 }
 
-// startStackWith is startStack with options changed by mod.
-func startStackWith(t *testing.T, root string, mod func(*Options)) *running {
+// startStackWith is startStack with Options changed by opts (when not nil).
+func startStackWith(t *testing.T, root string, opts func(*Options)) *running {
 	t.Helper()
 	logs := newLogBuffer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	readyCh := make(chan Info, 1)
 	r := &running{logs: logs, cancel: cancel, done: make(chan error, 1)}
-	opts := Options{
+	o := Options{
 		Root:        root,
 		GatewayAddr: "127.0.0.1:0",
 		AdminAddr:   "127.0.0.1:0",
 		Log:         logs,
 		Ready:       func(i Info) { readyCh <- i },
 	}
-	if mod != nil {
-		mod(&opts)
+	if opts != nil {
+		opts(&o)
 	}
-	go func() { r.done <- Run(ctx, opts) }()
+	go func() { r.done <- Run(ctx, o) }()
 	select {
 	case r.info = <-readyCh:
 		return r

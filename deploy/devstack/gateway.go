@@ -4,38 +4,23 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/libs/obs"
-	"golang.org/x/sync/errgroup"
 )
 
 // startGateway starts the gateway in g with routes to the services' bound
 // addresses and waits until its listeners are up.
 func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, public net.Listener, addrs map[string]string) (gateway.Addrs, error) {
-	routes, adminRoutes := gatewayRoutes(services(), addrs)
 	readyCh := make(chan gateway.Addrs, 1)
-	cfg := gateway.Config{
-		ListenAddr:       s.opts.GatewayAddr,
-		PublicListener:   public,
-		AdminAddr:        s.opts.AdminAddr,
-		InternalAddr:     "127.0.0.1:0",
-		TLSCertFile:      s.tls.Cert,
-		TLSKeyFile:       s.tls.Key,
-		IdentityURL:      "http://" + addrs["identity"],
-		Routes:           routes,
-		AdminRoutes:      adminRoutes,
-		AdminToken:       s.secrets.AdminToken,
-		KafkaBrokers:     s.brokers,
-		TokenPerMinute:   60,
-		IPPerMinute:      30,
-		WebhookPerMinute: 120,
-		TokenCacheTTL:    5 * time.Second,
-		PublicBaseURL:    publicBaseURL(s.opts.GatewayAddr),
-		Logger:           obs.NewLogger("gateway", s.opts.ServiceLog, s.opts.LogLevel),
-		Ready:            func(a gateway.Addrs) { readyCh <- a },
-	}
+	cfg := gatewayConfig(s.gatewayDeps(addrs, "127.0.0.1:0"))
+	cfg.PublicListener = public
+	cfg.Logger = obs.NewLogger("gateway", s.opts.ServiceLog, s.opts.LogLevel)
+	cfg.Ready = func(a gateway.Addrs) { readyCh <- a }
 	s.logf("starting gateway")
 	g.Go(func() error { return exitError(ctx, "gateway", gateway.Run(ctx, cfg)) })
 	select {
@@ -44,6 +29,82 @@ func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, public net.
 	case <-ctx.Done():
 		return gateway.Addrs{}, fmt.Errorf("starting gateway: %w", context.Cause(ctx))
 	}
+}
+
+// gatewayDeps is what the gateway is configured from.
+type gatewayDeps struct {
+	listenAddr, adminAddr, internalAddr string
+	certFile, keyFile                   string
+	identityURL                         string
+	routes, adminRoutes                 []gateway.Route
+	adminToken                          string
+	brokers                             []string
+	publicURL                           string
+}
+
+func (s *stack) gatewayDeps(addrs map[string]string, internal string) gatewayDeps {
+	routes, adminRoutes := gatewayRoutes(services(), addrs)
+	return gatewayDeps{
+		listenAddr: s.opts.GatewayAddr, adminAddr: s.opts.AdminAddr, internalAddr: internal,
+		certFile: s.tls.Cert, keyFile: s.tls.Key,
+		identityURL: "http://" + addrs["identity"],
+		routes:      routes, adminRoutes: adminRoutes,
+		adminToken: s.secrets.AdminToken,
+		brokers:    s.brokers,
+		publicURL:  publicBaseURL(s.opts.GatewayAddr),
+	}
+}
+
+func gatewayConfig(d gatewayDeps) gateway.Config {
+	return gateway.Config{
+		ListenAddr:       d.listenAddr,
+		AdminAddr:        d.adminAddr,
+		InternalAddr:     d.internalAddr,
+		TLSCertFile:      d.certFile,
+		TLSKeyFile:       d.keyFile,
+		IdentityURL:      d.identityURL,
+		Routes:           d.routes,
+		AdminRoutes:      d.adminRoutes,
+		AdminToken:       d.adminToken,
+		KafkaBrokers:     d.brokers,
+		TokenPerMinute:   60,
+		IPPerMinute:      30,
+		WebhookPerMinute: 120,
+		TokenCacheTTL:    5 * time.Second,
+		PublicBaseURL:    d.publicURL,
+	}
+}
+
+// gatewayEnv is gatewayConfig as the gateway binary's environment.
+func gatewayEnv(d gatewayDeps) []string {
+	return []string{
+		"LISTEN_ADDR=" + d.listenAddr,
+		"ADMIN_ADDR=" + d.adminAddr,
+		"INTERNAL_ADDR=" + d.internalAddr,
+		"TLS_CERT_FILE=" + d.certFile,
+		"TLS_KEY_FILE=" + d.keyFile,
+		"IDENTITY_URL=" + d.identityURL,
+		"ROUTES=" + routesEnv(d.routes),
+		"ADMIN_ROUTES=" + routesEnv(d.adminRoutes),
+		"ADMIN_TOKEN=" + d.adminToken,
+		"KAFKA_BROKERS=" + strings.Join(d.brokers, ","),
+		"RATE_LIMIT_TOKEN_PER_MINUTE=60",
+		"RATE_LIMIT_IP_PER_MINUTE=30",
+		"RATE_LIMIT_WEBHOOK_PER_MINUTE=120",
+		"TOKEN_CACHE_TTL=5s",
+		"PUBLIC_BASE_URL=" + d.publicURL,
+		"LOG_LEVEL=info",
+	}
+}
+
+// routesEnv writes routes as ROUTES reads them: prefix=upstream, comma
+// separated.
+func routesEnv(routes []gateway.Route) string {
+	parts := make([]string, len(routes))
+	for i, r := range routes {
+		parts[i] = r.Prefix + "=" + r.Upstream
+	}
+	return strings.Join(parts, ",")
 }
 
 // gatewayRoutes builds the gateway's route tables from the service table.

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+
+	"github.com/paylane/paylane/deploy/supervisor"
+	"github.com/paylane/paylane/libs/pgcluster"
 )
 
 // Options configure a devstack run.
@@ -27,6 +31,27 @@ type Options struct {
 	// Ready, when set, is called once everything is up and devstack.json is
 	// written.
 	Ready func(Info)
+	// Processes runs every service and the gateway as a process of its own
+	// (its cmd binary, configured by environment variables as in production)
+	// under a supervisor that restarts one that exits; Postgres and the
+	// broker stay in this process. Default: everything in this process.
+	Processes bool
+	// BinDir receives the binaries of the process mode. Default Root/bin.
+	BinDir string
+	// ServiceEnv adds variables to (or overrides those of) a process's
+	// environment in process mode, by process name: the binary's
+	// (contacts-svc, ...) or "gateway".
+	ServiceEnv map[string][]string
+	// BrokerListen, when set, opens the broker's listener instead of
+	// net.Listen: the address its listener reports is the one the broker
+	// advertises, so every client (services, gateway, this process) reaches
+	// the broker through it (a fault-injecting proxy, for instance).
+	BrokerListen func(network, addr string) (net.Listener, error)
+	// GatewayReplicas is the number of gateway processes in process mode
+	// (default 1); each further one ("gateway-2", ...) has listeners of its
+	// own and the same configuration (ServiceEnv["gateway"] included, e.g.
+	// a shared REDIS_URL).
+	GatewayReplicas int
 }
 
 // Info describes a running stack: the devstack.json content plus the bound
@@ -43,6 +68,14 @@ type Info struct {
 	Brokers []string
 	// PostgresPort is the cluster's TCP port on 127.0.0.1.
 	PostgresPort int
+	// GatewayURLs are the public URLs of every gateway replica, GatewayURL
+	// first.
+	GatewayURLs []string
+	// Postgres is the running cluster (Restart, for fault tests).
+	Postgres *pgcluster.Cluster
+	// Processes supervises the services and the gateway in process mode
+	// (nil in process): their PIDs, Kill, restarts.
+	Processes *supervisor.Supervisor
 }
 
 // paths are the files under Root.

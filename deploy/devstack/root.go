@@ -34,7 +34,7 @@ func DefaultRoot() (string, error) {
 // mistyped -root cannot delete unrelated files.
 func isRootEntry(name string) bool {
 	switch name {
-	case "pg", "pg.log", "pg.superuser-password", "tls", "secrets.json", "devstack.json", lockName:
+	case "pg", "pg.log", "pg.superuser-password", "tls", "secrets.json", "devstack.json", "bin", lockName:
 		return true
 	}
 	return strings.HasPrefix(name, ".") // temporary files of writeFileAtomic

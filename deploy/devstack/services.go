@@ -2,11 +2,14 @@ package devstack
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
+	"strconv"
+	"strings"
 	"time"
 
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
@@ -21,8 +24,10 @@ import (
 // deps is what the devstack hands a service.
 type deps struct {
 	// httpAddr is the service's HTTP listener, chosen by the devstack.
-	httpAddr         string
-	httpListener     net.Listener // bound at httpAddr (see startServices)
+	httpAddr     string
+	httpListener net.Listener // bound at httpAddr (see startServices); in-process only
+	// internalAddr is the service's internal listener (/readyz, /metrics).
+	internalAddr     string
 	ownerDSN, appDSN string
 	brokers          []string
 	secrets          Secrets
@@ -62,31 +67,47 @@ type service struct {
 	// run runs the service until ctx is done, calling ready with its bound
 	// HTTP address once it listens.
 	run func(ctx context.Context, d deps, ready func(httpAddr string)) error
+	// binary is the service's command (<binary>/cmd/<binary> in the module of
+	// that name) and env its whole environment, for the process mode: the
+	// same settings run passes in its Config, as the variables its
+	// ConfigFromEnv reads.
+	binary string
+	env    func(d deps) []string
 }
 
 // services is the table of the stack's services.
 func services() []service {
 	return []service{
-		{name: "identity", stage: 0, adminRoutes: []string{"/admin/v1/tenants"}, run: runIdentity},
-		{name: "contacts", stage: 1, routes: []string{"/api/v1/contacts", "/api/v1/contact-field-definitions"}, run: runContacts},
-		{name: "optin", stage: 1, run: runOptin,
+		{name: "identity", stage: 0, adminRoutes: []string{"/admin/v1/tenants"}, run: runIdentity,
+			binary: "identity-svc", env: identityEnv},
+		{name: "contacts", stage: 1, routes: []string{"/api/v1/contacts", "/api/v1/contact-field-definitions"}, run: runContacts,
+			binary: "contacts-svc", env: contactsEnv},
+		{name: "optin", stage: 1, run: runOptin, binary: "optin-svc", env: optinEnv,
 			routes:      []string{"/api/v1/suppression-list", "/api/v1/opt-in-codes", "/api/v1/opt-ins", "/l/o", "/webhooks/sms"},
 			adminRoutes: []string{"/admin/v1/tenants/*/opt-in-codes", "/admin/v1/tenants/*/messages"}},
-		{name: "transactions", stage: 1, run: runTransactions,
+		{name: "transactions", stage: 1, run: runTransactions, binary: "transactions-svc", env: transactionsEnv,
 			routes: []string{"/api/v1/receivables", "/api/v1/payables", "/api/v1/transactions",
 				"/api/v1/transaction-field-definitions", "/api/v1/campaigns", "/l/r", "/l/p"}},
-		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook},
-		{name: "batch", stage: 1, run: runBatch,
+		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook,
+			binary: "webhook-svc", env: webhookEnv},
+		{name: "batch", stage: 1, run: runBatch, binary: "batch-svc", env: batchEnv,
 			routes: []string{"/api/v1/contacts/batch", "/api/v1/receivables/batch", "/api/v1/payables/batch", "/api/v1/batches"}},
-		{name: "ai-gateway", stage: 1, noDatabase: true, routes: []string{"/api/v1/gateway"}, run: runAIGateway},
+		{name: "ai-gateway", stage: 1, noDatabase: true, routes: []string{"/api/v1/gateway"}, run: runAIGateway,
+			binary: "ai-gateway-svc", env: aiGatewayEnv},
 	}
 }
 
 func runIdentity(ctx context.Context, d deps, ready func(string)) error {
-	return identitysvc.Run(ctx, identitysvc.Config{
+	cfg := identityConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a identitysvc.Addrs) { ready(a.HTTP) }
+	return identitysvc.Run(ctx, cfg)
+}
+
+func identityConfig(d deps) identitysvc.Config {
+	return identitysvc.Config{
 		HTTPAddr:           d.httpAddr,
-		HTTPListener:       d.httpListener,
-		InternalAddr:       "127.0.0.1:0",
+		InternalAddr:       d.internalAddr,
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
@@ -95,16 +116,28 @@ func runIdentity(ctx context.Context, d deps, ready func(string)) error {
 		AdminToken:         d.secrets.AdminToken,
 		ServiceSecret:      d.secrets.ServiceSecret,
 		InternalTokenTTL:   60 * time.Second,
-		Logger:             d.logger,
-		Ready:              func(a identitysvc.Addrs) { ready(a.HTTP) },
-	})
+	}
+}
+
+func identityEnv(d deps) []string {
+	return append(commonEnv(d),
+		"SIGNING_KEY="+b64(d.secrets.SigningKey),
+		"ADMIN_TOKEN="+d.secrets.AdminToken,
+		"SERVICE_SECRET="+d.secrets.ServiceSecret,
+		"INTERNAL_TOKEN_TTL=60s")
 }
 
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
-	return contactssvc.Run(ctx, contactssvc.Config{
+	cfg := contactsConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a contactssvc.Addrs) { ready(a.HTTP) }
+	return contactssvc.Run(ctx, cfg)
+}
+
+func contactsConfig(d deps) contactssvc.Config {
+	return contactssvc.Config{
 		HTTPAddr:           d.httpAddr,
-		HTTPListener:       d.httpListener,
-		InternalAddr:       "127.0.0.1:0",
+		InternalAddr:       d.internalAddr,
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
@@ -114,16 +147,28 @@ func runContacts(ctx context.Context, d deps, ready func(string)) error {
 		OptInCacheTTL:      contactssvc.DefaultOptInCacheTTL,
 		OptInCacheSize:     contactssvc.DefaultOptInCacheSize,
 		DefaultRegion:      "US",
-		Logger:             d.logger,
-		Ready:              func(a contactssvc.Addrs) { ready(a.HTTP) },
-	})
+	}
+}
+
+func contactsEnv(d deps) []string {
+	return append(commonEnv(d),
+		"OPTIN_URL="+d.urls["optin"],
+		"OPTIN_CACHE_TTL="+contactssvc.DefaultOptInCacheTTL.String(),
+		"OPTIN_CACHE_SIZE="+strconv.Itoa(contactssvc.DefaultOptInCacheSize),
+		"DEFAULT_REGION=US")
 }
 
 func runTransactions(ctx context.Context, d deps, ready func(string)) error {
-	return transactionssvc.Run(ctx, transactionssvc.Config{
+	cfg := transactionsConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a transactionssvc.Addrs) { ready(a.HTTP) }
+	return transactionssvc.Run(ctx, cfg)
+}
+
+func transactionsConfig(d deps) transactionssvc.Config {
+	return transactionssvc.Config{
 		HTTPAddr:           d.httpAddr,
-		HTTPListener:       d.httpListener,
-		InternalAddr:       "127.0.0.1:0",
+		InternalAddr:       d.internalAddr,
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
@@ -134,33 +179,65 @@ func runTransactions(ctx context.Context, d deps, ready func(string)) error {
 		LinkKey:            d.secrets.LinkKey,
 		PublicBaseURL:      d.publicURL,
 		SchedulerInterval:  time.Second,
-		Logger:             d.logger,
-		Ready:              func(a transactionssvc.Addrs) { ready(a.HTTP) },
-	})
+	}
+}
+
+func transactionsEnv(d deps) []string {
+	return append(commonEnv(d),
+		"CONTACTS_URL="+d.urls["contacts"],
+		"CONTACTS_TIMEOUT=3s",
+		"LINK_KEY="+b64(d.secrets.LinkKey),
+		"PUBLIC_BASE_URL="+d.publicURL,
+		"SCHEDULER_INTERVAL=1s")
 }
 
 func runBatch(ctx context.Context, d deps, ready func(string)) error {
-	cfg := batchsvc.Defaults()
-	cfg.HTTPAddr, cfg.HTTPListener, cfg.InternalAddr = d.httpAddr, d.httpListener, "127.0.0.1:0"
-	cfg.DatabaseURL, cfg.MigrateDatabaseURL, cfg.KafkaBrokers = d.appDSN, d.ownerDSN, d.brokers
-	cfg.IdentityURL, cfg.ServiceSecret = d.identityURL, d.secrets.ServiceSecret
-	cfg.ContactsURL, cfg.TransactionsURL, cfg.PublicBaseURL = d.urls["contacts"], d.urls["transactions"], d.publicURL
-	cfg.Logger = d.logger
+	cfg := batchConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
 	cfg.Ready = func(a batchsvc.Addrs) { ready(a.HTTP) }
 	return batchsvc.Run(ctx, cfg)
 }
 
+func batchConfig(d deps) batchsvc.Config {
+	cfg := batchsvc.Defaults()
+	cfg.HTTPAddr, cfg.InternalAddr = d.httpAddr, d.internalAddr
+	cfg.DatabaseURL, cfg.MigrateDatabaseURL, cfg.KafkaBrokers = d.appDSN, d.ownerDSN, d.brokers
+	cfg.IdentityURL, cfg.ServiceSecret = d.identityURL, d.secrets.ServiceSecret
+	cfg.ContactsURL, cfg.TransactionsURL, cfg.PublicBaseURL = d.urls["contacts"], d.urls["transactions"], d.publicURL
+	return cfg
+}
+
+// batchEnv leaves the BATCH_* knobs at batchsvc.Defaults, as batchConfig
+// does.
+func batchEnv(d deps) []string {
+	return append(commonEnv(d),
+		"SERVICE_SECRET="+d.secrets.ServiceSecret,
+		"CONTACTS_URL="+d.urls["contacts"],
+		"TRANSACTIONS_URL="+d.urls["transactions"],
+		"PUBLIC_BASE_URL="+d.publicURL)
+}
+
 func runAIGateway(ctx context.Context, d deps, ready func(string)) error {
-	return aigatewaysvc.Run(ctx, aigatewaysvc.Config{
+	cfg := aiGatewayConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a aigatewaysvc.Addrs) { ready(a.HTTP) }
+	return aigatewaysvc.Run(ctx, cfg)
+}
+
+func aiGatewayConfig(d deps) aigatewaysvc.Config {
+	return aigatewaysvc.Config{
 		HTTPAddr:        d.httpAddr,
-		HTTPListener:    d.httpListener,
-		InternalAddr:    "127.0.0.1:0",
+		InternalAddr:    d.internalAddr,
 		IdentityURL:     d.identityURL,
 		ContactsURL:     d.urls["contacts"],
 		TransactionsURL: d.urls["transactions"],
-		Logger:          d.logger,
-		Ready:           func(a aigatewaysvc.Addrs) { ready(a.HTTP) },
-	})
+	}
+}
+
+func aiGatewayEnv(d deps) []string {
+	return append(commonEnv(d),
+		"CONTACTS_URL="+d.urls["contacts"],
+		"TRANSACTIONS_URL="+d.urls["transactions"])
 }
 
 // loopbackOnly lets the local stack deliver webhooks to receivers on this
@@ -170,10 +247,16 @@ func loopbackOnly() []netip.Prefix {
 }
 
 func runWebhook(ctx context.Context, d deps, ready func(string)) error {
-	return webhooksvc.Run(ctx, webhooksvc.Config{
+	cfg := webhookConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a webhooksvc.Addrs) { ready(a.HTTP) }
+	return webhooksvc.Run(ctx, cfg)
+}
+
+func webhookConfig(d deps) webhooksvc.Config {
+	return webhooksvc.Config{
 		HTTPAddr:            d.httpAddr,
-		HTTPListener:        d.httpListener,
-		InternalAddr:        "127.0.0.1:0",
+		InternalAddr:        d.internalAddr,
 		DatabaseURL:         d.appDSN,
 		MigrateDatabaseURL:  d.ownerDSN,
 		DBMaxConns:          10,
@@ -185,9 +268,18 @@ func runWebhook(ctx context.Context, d deps, ready func(string)) error {
 		Consumers:           3,
 		DispatchConcurrency: 64,
 		PollInterval:        250 * time.Millisecond,
-		Logger:              d.logger,
-		Ready:               func(a webhooksvc.Addrs) { ready(a.HTTP) },
-	})
+		RetryTimeScale:      1,
+	}
+}
+
+func webhookEnv(d deps) []string {
+	return append(commonEnv(d),
+		"WEBHOOK_ENCRYPTION_KEY="+b64(d.secrets.WebhookEncryptionKey),
+		"WEBHOOK_ALLOW_CIDRS=127.0.0.0/8,::1/128",
+		"WEBHOOK_EXTRA_CA_FILE="+d.caFile,
+		"WEBHOOK_CONSUMERS=3",
+		"WEBHOOK_DISPATCH_CONCURRENCY=64",
+		"WEBHOOK_POLL_INTERVAL=250ms")
 }
 
 // devSenderNumber is the sender of the local stack's SMS (the sink provider
@@ -195,10 +287,16 @@ func runWebhook(ctx context.Context, d deps, ready func(string)) error {
 const devSenderNumber = "+15005550006"
 
 func runOptin(ctx context.Context, d deps, ready func(string)) error {
-	return optinsvc.Run(ctx, optinsvc.Config{
+	cfg := optinConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a optinsvc.Addrs) { ready(a.HTTP) }
+	return optinsvc.Run(ctx, cfg)
+}
+
+func optinConfig(d deps) optinsvc.Config {
+	return optinsvc.Config{
 		HTTPAddr:           d.httpAddr,
-		HTTPListener:       d.httpListener,
-		InternalAddr:       "127.0.0.1:0",
+		InternalAddr:       d.internalAddr,
 		DatabaseURL:        d.appDSN,
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
@@ -211,15 +309,52 @@ func runOptin(ctx context.Context, d deps, ready func(string)) error {
 		PublicBaseURL:      d.publicURL,
 		DefaultRegion:      "US",
 		SMSProvider:        "sink",
+		TwilioBaseURL:      optinsvc.DefaultTwilioBaseURL,
 		SMSDefaultFrom:     devSenderNumber,
 		SMSAuthToken:       d.secrets.SMSAuthToken,
 		SendMaxAttempts:    6,
 		SendRetryBase:      2 * time.Second,
 		SendPollInterval:   200 * time.Millisecond,
-		Logger:             d.logger,
-		Ready:              func(a optinsvc.Addrs) { ready(a.HTTP) },
-	})
+	}
 }
+
+func optinEnv(d deps) []string {
+	return append(commonEnv(d),
+		"SERVICE_SECRET="+d.secrets.ServiceSecret,
+		"CONTACTS_URL="+d.urls["contacts"],
+		"ADMIN_TOKEN="+d.secrets.AdminToken,
+		"PUBLIC_BASE_URL="+d.publicURL,
+		"DEFAULT_REGION=US",
+		"SMS_PROVIDER=sink",
+		"SMS_DEFAULT_FROM="+devSenderNumber,
+		"SMS_AUTH_TOKEN="+d.secrets.SMSAuthToken,
+		"SMS_SEND_MAX_ATTEMPTS=6",
+		"SMS_SEND_RETRY_BASE=2s",
+		"SMS_SEND_POLL_INTERVAL=200ms")
+}
+
+// commonEnv is what every service process reads (compose's service-env):
+// its listeners, the broker, identity-svc's URL, the log level and, for a
+// service with a database, the app role's DSN and pool size. Migrations run
+// before the process starts (`<binary> migrate`, as compose's one-shot
+// migrate containers), so MIGRATE_DATABASE_URL is left out.
+func commonEnv(d deps) []string {
+	env := []string{
+		"HTTP_ADDR=" + d.httpAddr,
+		"INTERNAL_ADDR=" + d.internalAddr,
+		"KAFKA_BROKERS=" + strings.Join(d.brokers, ","),
+		"LOG_LEVEL=info",
+	}
+	if d.identityURL != "" {
+		env = append(env, "IDENTITY_URL="+d.identityURL)
+	}
+	if d.appDSN != "" {
+		env = append(env, "DATABASE_URL="+d.appDSN, "DB_MAX_CONNS=10")
+	}
+	return env
+}
+
+func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 // lastStage is the highest stage of the table.
 func lastStage(rows []service) int {

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"net"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgcluster"
-	"golang.org/x/sync/errgroup"
 )
 
 // ready is a service's report that it listens.
@@ -79,13 +80,14 @@ func (s *stack) depsFor(ctx context.Context, row service, addrs map[string]strin
 		}
 	}
 	d := deps{
-		ownerDSN:  owner,
-		appDSN:    app,
-		brokers:   s.brokers,
-		secrets:   s.secrets,
-		publicURL: publicBaseURL(s.opts.GatewayAddr),
-		caFile:    s.tls.CACert,
-		logger:    obs.NewLogger(name+"-svc", s.opts.ServiceLog, s.opts.LogLevel),
+		ownerDSN:     owner,
+		appDSN:       app,
+		brokers:      s.brokers,
+		secrets:      s.secrets,
+		publicURL:    publicBaseURL(s.opts.GatewayAddr),
+		caFile:       s.tls.CACert,
+		internalAddr: "127.0.0.1:0",
+		logger:       obs.NewLogger(name+"-svc", s.opts.ServiceLog, s.opts.LogLevel),
 	}
 	d.httpAddr = addrs[name]
 	if a, ok := addrs["identity"]; ok && name != "identity" {

@@ -19,8 +19,10 @@ import (
 // ErrorHandler returns the Fiber error handler that renders every error as
 // the envelope of spec section 7. An *apierr.Error is rendered as is (with
 // Retry-After and its extra headers); Fiber's own errors for unknown routes,
-// wrong methods, oversized and malformed requests get their stable codes;
-// anything else is logged with the request id and answered 500 server_error
+// wrong methods, oversized and malformed requests get their stable codes; a
+// database that cannot be reached (connection refused, the connection lost,
+// the server shutting down or starting) is 503 service_unavailable with
+// Retry-After: 1; anything else is logged with the request id and answered 500 server_error
 // without its text.
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	if log == nil {
@@ -79,6 +81,9 @@ func toAPIError(err error) *apierr.Error {
 		case fiber.StatusRequestURITooLong:
 			return apierr.New(fe.Code, apierr.CodeBadRequest, "The request URL is too long.")
 		}
+	}
+	if databaseUnavailable(err) {
+		return unavailable()
 	}
 	return apierr.Internal()
 }

@@ -2,6 +2,7 @@ package httpx_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,15 +11,26 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/libs/apierr"
 )
 
 func TestErrorHandlerMapping(t *testing.T) {
 	t.Parallel()
+	// A database nobody listens on: the error every query gets while
+	// Postgres restarts.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, unreachable := pgconn.Connect(ctx, "postgres://app@127.0.0.1:1/db?sslmode=disable&connect_timeout=5")
+	var ce *pgconn.ConnectError
+	if !errors.As(unreachable, &ce) {
+		t.Fatalf("connecting to a closed port: %v, want a *pgconn.ConnectError", unreachable)
+	}
 	tests := []struct {
 		name        string
 		method      string
@@ -49,6 +61,20 @@ func TestErrorHandlerMapping(t *testing.T) {
 			wantStatus: 413, wantCode: apierr.CodePayloadTooLarge},
 		{name: "fiber other", handler: func(*fiber.Ctx) error { return fiber.ErrTeapot },
 			wantStatus: 500, wantCode: apierr.CodeServerError},
+		{name: "database unreachable", handler: func(*fiber.Ctx) error { return fmt.Errorf("inserting contact: %w", unreachable) },
+			wantStatus: 503, wantCode: apierr.CodeServiceUnavailable, wantHeaders: map[string]string{"Retry-After": "1"}},
+		{name: "database shutting down", handler: func(*fiber.Ctx) error {
+			return fmt.Errorf("inserting contact: %w", &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"})
+		}, wantStatus: 503, wantCode: apierr.CodeServiceUnavailable, wantHeaders: map[string]string{"Retry-After": "1"}},
+		{name: "database starting up", handler: func(*fiber.Ctx) error {
+			return &pgconn.PgError{Severity: "FATAL", Code: "57P03", Message: "the database system is starting up"}
+		}, wantStatus: 503, wantCode: apierr.CodeServiceUnavailable},
+		{name: "database connection lost", handler: func(*fiber.Ctx) error {
+			return fmt.Errorf("loading contact: %w", &pgconn.PgError{Code: "08006", Message: "connection failure"})
+		}, wantStatus: 503, wantCode: apierr.CodeServiceUnavailable},
+		{name: "database constraint is not availability", handler: func(*fiber.Ctx) error {
+			return &pgconn.PgError{Code: "23505", Message: "duplicate key"}
+		}, wantStatus: 500, wantCode: apierr.CodeServerError},
 		{name: "plain error", handler: func(*fiber.Ctx) error { return errors.New("pq: secret table exploded") },
 			wantStatus: 500, wantCode: apierr.CodeServerError},
 		{name: "panic", handler: func(*fiber.Ctx) error { panic("boom at secret place") },

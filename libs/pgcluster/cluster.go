@@ -67,6 +67,7 @@ type Cluster struct {
 	password string   // superuser password; empty under trust authentication
 	secret   []byte   // derives role passwords (see RolePassword)
 	temps    []string // directories Stop removes
+	opts     Options  // what Start was given, for Restart
 	proc     *exec.Cmd
 	done     chan struct{} // closed when the server process has exited
 	waitErr  error
@@ -102,6 +103,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 }
 
 func (c *Cluster) start(ctx context.Context, opts Options) error {
+	c.opts = opts
 	if err := c.prepareDirs(opts.Dir); err != nil {
 		return err
 	}
@@ -127,6 +129,21 @@ func (c *Cluster) Stop() error {
 		c.removeTemps()
 	})
 	return c.stopErr
+}
+
+// Restart stops the server the way `pg_ctl restart -m fast` does (sessions
+// are ended, the cluster is checkpointed) and starts it again on the same
+// port, returning once it accepts connections: clients see their
+// connections end and can reconnect to the same address. It must not run
+// concurrently with Stop or another Restart.
+func (c *Cluster) Restart(ctx context.Context) error {
+	if err := c.shutdown(); err != nil {
+		return fmt.Errorf("restarting postgres: %w", err)
+	}
+	if err := c.launch(ctx, c.Port, c.opts); err != nil {
+		return fmt.Errorf("restarting postgres: %w", err)
+	}
+	return nil
 }
 
 // SuperuserDSN returns a DSN for database db as the superuser over TCP.

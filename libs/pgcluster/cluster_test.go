@@ -179,3 +179,49 @@ func openTempDir(t *testing.T) string {
 	}
 	return dir
 }
+
+func TestRestartEndsSessionsAndServesOnTheSamePort(t *testing.T) {
+	t.Parallel()
+	ctx := ctxT(t)
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	dsn := c.SuperuserDSN("postgres")
+	if err := exec(ctx, dsn, "CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.Close(ctx)
+	port, exited := c.Port, c.Exited()
+	if err := c.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	default:
+		t.Error("the first server process has not exited")
+	}
+	if c.Port != port {
+		t.Errorf("port %d after Restart, want %d", c.Port, port)
+	}
+	var one int
+	if err := before.QueryRow(ctx, "SELECT 1").Scan(&one); err == nil {
+		t.Error("a session of the first server still answers after Restart")
+	}
+	if got, err := query(t, ctx, dsn, "SELECT id::text FROM kept"); err != nil || got != "7" {
+		t.Fatalf("after Restart: %q, %v; want the row written before", got, err)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Exited():
+	default:
+		t.Error("Stop after Restart left the server running")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/bench/internal/footprint"
 	"github.com/paylane/paylane/bench/internal/load"
 	"github.com/paylane/paylane/bench/internal/report"
+	"github.com/paylane/paylane/deploy/supervisor"
 )
 
 // maxIdleRSS is the target of benchmark 5, per service.
@@ -115,11 +116,26 @@ func contextRow(name string, r, base measured) report.Row {
 	}
 }
 
-// services are the processes ownProcesses runs.
+// services are the processes ownProcesses runs, under one supervisor.
 type services struct {
-	list       []*footprint.Proc
+	list       []ownProc
+	sup        *supervisor.Supervisor
 	gatewayURL string
 }
+
+// ownProc is one of them.
+type ownProc struct {
+	Name string
+	// Internal is its internal listener (/readyz, /debug/pprof).
+	Internal string
+	sup      *supervisor.Supervisor
+}
+
+// PID is the current process's id.
+func (p ownProc) PID() int { return p.sup.PID(p.Name) }
+
+// RSS is the process's resident set size in bytes.
+func (p ownProc) RSS() (int64, error) { return footprint.RSS(p.PID()) }
 
 func (s *services) rss() ([]int64, error) {
 	out := make([]int64, len(s.list))
@@ -134,13 +150,7 @@ func (s *services) rss() ([]int64, error) {
 }
 
 // stop stops the processes, the gateway first.
-func (s *services) stop(b *bench) {
-	for i := len(s.list) - 1; i >= 0; i-- {
-		if err := s.list[i].Stop(); err != nil {
-			b.logf("%v", err)
-		}
-	}
-}
+func (s *services) stop(*bench) { s.sup.Stop() }
 
 // processRSS is the devstack process's memory idle and after benchmark 1
 // (when it ran).

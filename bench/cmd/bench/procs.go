@@ -16,6 +16,7 @@ import (
 
 	"github.com/paylane/paylane/bench/internal/footprint"
 	"github.com/paylane/paylane/deploy/devstack"
+	"github.com/paylane/paylane/deploy/supervisor"
 )
 
 // ownService is one service run as its own process: its binary, whether
@@ -114,14 +115,24 @@ func (b *bench) launchServices(ctx context.Context) (*services, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &services{gatewayURL: publicURL(addrs)}
+	var specs []supervisor.Spec
 	for _, r := range rows {
-		p, err := b.launch(ctx, r, addrs, filepath.Join(bin, r.binary), log)
+		sp, err := b.spec(ctx, r, addrs, filepath.Join(bin, r.binary), log)
 		if err != nil {
-			s.stop(b)
 			return nil, err
 		}
-		s.list = append(s.list, p)
+		specs = append(specs, sp)
+	}
+	sup, err := supervisor.New(supervisor.Options{Log: log}, specs...)
+	if err != nil {
+		return nil, err
+	}
+	if err := sup.Start(ctx); err != nil {
+		return nil, err
+	}
+	s := &services{gatewayURL: publicURL(addrs), sup: sup}
+	for _, r := range rows {
+		s.list = append(s.list, ownProc{Name: r.binary, Internal: addrs.internal[r.name], sup: sup})
 	}
 	b.logf("services running as own processes, gateway %s", s.gatewayURL)
 	return s, nil
@@ -149,17 +160,21 @@ func newOwnAddrs(rows []ownService) (ownAddrs, error) {
 	return a, nil
 }
 
-// launch starts one service with the common and its own environment.
-func (b *bench) launch(ctx context.Context, r ownService, a ownAddrs, bin string, log *os.File) (*footprint.Proc, error) {
+// spec is one service's supervisor spec: the common and its own
+// environment, and nothing else.
+func (b *bench) spec(ctx context.Context, r ownService, a ownAddrs, bin string, log *os.File) (supervisor.Spec, error) {
 	env := append(r.env(b, a), "INTERNAL_ADDR="+a.internal[r.name], "KAFKA_BROKERS="+strings.Join(b.env.Brokers, ","))
 	if r.database {
 		dsn, err := b.loginRole(ctx, "bench_"+r.name, r.name)
 		if err != nil {
-			return nil, err
+			return supervisor.Spec{}, err
 		}
 		env = append(env, "HTTP_ADDR="+a.http[r.name], "DATABASE_URL="+dsn, "DB_MAX_CONNS="+strconv.Itoa(b.cfg.dbConns))
 	}
-	return footprint.Launch(ctx, r.binary, bin, env, a.internal[r.name], log)
+	return supervisor.Spec{
+		Name: r.binary, Path: bin, Env: env, Output: log,
+		ReadyURL: "http://" + a.internal[r.name] + "/readyz",
+	}, nil
 }
 
 // loginRole (re)creates the login role role, a member of <db>_app, and

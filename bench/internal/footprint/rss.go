@@ -1,6 +1,7 @@
-// Package footprint measures resident memory (VmRSS from /proc) and runs
-// service binaries as processes of their own, so each one's memory can be
-// read separately.
+// Package footprint measures resident memory (VmRSS from /proc) and CPU
+// time of processes, and builds the service binaries the benchmark runs as
+// processes of their own (under deploy/supervisor), so each one's memory
+// can be read separately.
 package footprint
 
 import (

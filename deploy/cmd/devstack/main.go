@@ -2,7 +2,7 @@
 // cluster under .paylane/, an in-process Kafka-protocol broker, every
 // service and the HTTPS gateway (see deploy/devstack/README.md).
 //
-//	devstack [-root dir] [-gateway-addr :8443] [-admin-addr 127.0.0.1:8444]
+//	devstack [-root dir] [-gateway-addr :8443] [-admin-addr 127.0.0.1:8444] [-processes]
 //	devstack [-root dir] reset
 package main
 
@@ -39,6 +39,7 @@ func run(ctx context.Context, args []string) error {
 	root := fs.String("root", "", "state directory (default <repo>/.paylane)")
 	gatewayAddr := fs.String("gateway-addr", ":8443", "public HTTPS listener of the gateway")
 	adminAddr := fs.String("admin-addr", "127.0.0.1:8444", "admin listener of the gateway")
+	processes := fs.Bool("processes", false, "run every service and the gateway as a process of its own (built into <root>/bin), restarted when it exits")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: devstack [flags]        start the local stack")
 		fmt.Fprintln(fs.Output(), "       devstack [flags] reset  wipe the state directory")
@@ -70,5 +71,6 @@ func run(ctx context.Context, args []string) error {
 		AdminAddr:   *adminAddr,
 		Log:         os.Stdout,
 		ServiceLog:  os.Stderr,
+		Processes:   *processes,
 	})
 }

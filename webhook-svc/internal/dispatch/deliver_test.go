@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
@@ -173,5 +174,42 @@ func TestRedirectIsAFailureAndNotFollowed(t *testing.T) {
 	row := env.Deliveries(t, tenant, ep.ID)[0]
 	if row.Status != webhook.StatusRetrying || row.ResponseStatus == nil || *row.ResponseStatus != http.StatusFound {
 		t.Fatalf("delivery = %+v, want retrying after a 302", row)
+	}
+}
+
+func TestTimeScaleCompressesTheSchedule(t *testing.T) {
+	t.Parallel()
+	clock := testenv.NewClock()
+	env := testenv.New(t, clock)
+	rc := testenv.NewReceiver(t, failing(http.StatusInternalServerError))
+	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	env.Event(t, tenant, "contact.updated", map[string]string{"id": "C1"})
+	d := newDispatcher(t, env, rc, noBreaker, func(o *dispatch.Options) { o.TimeScale = 0.001 })
+
+	start := clock.Now()
+	runOnce(t, d)
+	for i, wait := range wantSchedule {
+		scaled := time.Duration(float64(wait) * 0.001)
+		clock.Advance(scaled - time.Millisecond)
+		if n := runOnce(t, d); n != 0 {
+			t.Fatalf("retry %d ran before %s", i+1, scaled)
+		}
+		clock.Advance(time.Millisecond)
+		if n := runOnce(t, d); n != 1 {
+			t.Fatalf("retry %d not made after %s (handled %d)", i+1, scaled, n)
+		}
+	}
+	row := env.Deliveries(t, tenant, ep.ID)[0]
+	if row.Status != webhook.StatusFailed || row.AttemptCount != webhook.MaxAttempts {
+		t.Fatalf("delivery = %+v, want failed after %d attempts", row, webhook.MaxAttempts)
+	}
+	at := start
+	for i, a := range row.Attempts {
+		if !a.AttemptedAt.Equal(at) {
+			t.Errorf("attempt %d at %s, want %s", i+1, a.AttemptedAt, at)
+		}
+		if i < len(wantSchedule) {
+			at = at.Add(time.Duration(float64(wantSchedule[i]) * 0.001))
+		}
 	}
 }

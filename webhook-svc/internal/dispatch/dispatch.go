@@ -61,6 +61,10 @@ type Options struct {
 	// endpoint's breaker; BreakerOpenFor is how long it stays open.
 	BreakerFailures uint32
 	BreakerOpenFor  time.Duration
+	// TimeScale multiplies the retry schedule's waits and BreakerOpenFor:
+	// 1 (the default, also for 0) is the contract's schedule; fault tests
+	// compress time with a smaller factor.
+	TimeScale float64
 	// Transport configures the guarded HTTP transport of each endpoint.
 	Transport netguard.Options
 }
@@ -121,11 +125,18 @@ func withDefaults(o Options) Options {
 	if o.BreakerOpenFor <= 0 {
 		o.BreakerOpenFor = DefaultBreakerOpenFor
 	}
+	if o.TimeScale <= 0 {
+		o.TimeScale = 1
+	}
+	o.BreakerOpenFor = scale(o.BreakerOpenFor, o.TimeScale)
 	if o.Transport.MaxConnsPerEndpoint <= 0 {
 		o.Transport.MaxConnsPerEndpoint = o.Concurrency
 	}
 	return o
 }
+
+// scale multiplies d by f.
+func scale(d time.Duration, f float64) time.Duration { return time.Duration(float64(d) * f) }
 
 // now is the clock as Postgres keeps time.
 func (d *Dispatcher) now() time.Time { return d.opts.Now().UTC().Truncate(time.Microsecond) }

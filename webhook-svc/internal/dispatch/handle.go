@@ -98,7 +98,7 @@ func (d *Dispatcher) record(ctx context.Context, c store.Claim, job store.Job, a
 		o.Error = &msg
 		o.Status = webhook.StatusFailed
 		if wait, ok := webhook.NextDelay(o.Attempt, d.opts.Jitter(), res.retryAfter); ok {
-			next := at.Add(wait).Truncate(time.Microsecond)
+			next := at.Add(scale(wait, d.opts.TimeScale)).Truncate(time.Microsecond)
 			o.Status, o.NextAttemptAt = webhook.StatusRetrying, &next
 		}
 	}
