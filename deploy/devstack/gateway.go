@@ -71,6 +71,7 @@ func gatewayConfig(d gatewayDeps) gateway.Config {
 		IPPerMinute:      30,
 		WebhookPerMinute: 120,
 		TokenCacheTTL:    5 * time.Second,
+		ReadTimeout:      gateway.DefaultReadTimeout,
 		PublicBaseURL:    d.publicURL,
 	}
 }

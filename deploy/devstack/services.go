@@ -322,6 +322,7 @@ func optinEnv(d deps) []string {
 	return append(commonEnv(d),
 		"SERVICE_SECRET="+d.secrets.ServiceSecret,
 		"CONTACTS_URL="+d.urls["contacts"],
+		"TRANSACTIONS_URL="+d.urls["transactions"],
 		"ADMIN_TOKEN="+d.secrets.AdminToken,
 		"PUBLIC_BASE_URL="+d.publicURL,
 		"DEFAULT_REGION=US",
