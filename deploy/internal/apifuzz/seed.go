@@ -19,14 +19,14 @@ import (
 const NoRateLimit = 1_000_000
 
 // NewTenant creates a tenant with the ai_gateway and opt_in flags on and
-// no practical request limit, and mints it a token with every ability
+// no practical request or batch limit, and mints it a token with every ability
 // (the token carries the flags as they are when it is minted).
 func NewTenant(ctx context.Context, admin *client.Admin, name string) (id, token string, err error) {
-	on, limit, region := true, NoRateLimit, "US"
+	on, limit, region, inFlight := true, NoRateLimit, "US", 1000
 	ten, err := admin.CreateTenant(ctx, client.TenantInput{
 		Name: &name, DefaultRegion: &region,
 		Flags:  &client.FlagsInput{AIGateway: &on, OptIn: &on},
-		Limits: &client.LimitsInput{APIRequestsPerMinute: &limit},
+		Limits: &client.LimitsInput{APIRequestsPerMinute: &limit, BatchSubmissionsPerMinute: &limit, BatchesInFlight: &inFlight},
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("creating tenant %s: %w", name, err)
