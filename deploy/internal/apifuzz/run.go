@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,21 +39,26 @@ func Classify(req Request, a Answer) (class, problem string) {
 	return OK, ""
 }
 
-// Finding is one distinct failure: the first request of its kind and the
-// number of requests that met it.
+// Finding is one distinct failure (its mutation, class, status and
+// problem): the first request that met it, the number of requests that
+// did and the operations they went to.
 type Finding struct {
 	Class, Problem string
-	Op, Kind       string
+	Kind           string
+	Op             string // the first request's operation
+	Ops            []string
 	Status         int
 	Count          int
 	First          uint64 // the request number (re-generate it with the seed)
 	Method, Path   string
+	Header         string // the request's headers other than Authorization and Accept
 	Body, Answer   string // excerpts
 }
 
-// Key groups findings: the operation, the mutation, the class and status.
+// Key groups findings: the mutation, the class, the status and the
+// problem, whatever the operation.
 func (f Finding) Key() string {
-	return fmt.Sprintf("%s|%s|%s|%d|%s", f.Op, f.Kind, f.Class, f.Status, f.Problem)
+	return fmt.Sprintf("%s|%s|%d|%s", f.Kind, f.Class, f.Status, f.Problem)
 }
 
 // Report is the outcome of a run.
@@ -81,8 +87,8 @@ func (r Report) Failed() bool {
 func (r Report) Summary() string {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s ×%d: %s %s [%s] %s (status %d): request #%d %s %s body %q → %q\n",
-			f.Class, f.Count, f.Op, f.Kind, f.Method, f.Problem, f.Status, f.First, f.Method, f.Path, f.Body, f.Answer)
+		fmt.Fprintf(&b, "%s ×%d (%d operations): %s, %s: e.g. request #%d %s %s headers %q body %q → %q\n",
+			f.Class, f.Count, len(f.Ops), f.Kind, f.Problem, f.First, f.Method, f.Path, f.Header, f.Body, f.Answer)
 	}
 	for _, p := range r.BystanderProblems {
 		fmt.Fprintf(&b, "bystander: %s\n", p)
@@ -136,12 +142,15 @@ func Run(ctx context.Context, c *Client, f *Fuzzer, o Options) Report {
 		if strings.HasPrefix(problem, "no answer") && len(problem) > 120 {
 			problem = problem[:120]
 		}
-		fd := Finding{Class: class, Problem: problem, Op: req.Op, Kind: req.Kind, Status: a.Status}
+		fd := Finding{Class: class, Problem: problem, Kind: req.Kind, Status: a.Status}
 		if prev := byKey[fd.Key()]; prev != nil {
 			prev.Count++
+			if !slices.Contains(prev.Ops, req.Op) {
+				prev.Ops = append(prev.Ops, req.Op)
+			}
 			return
 		}
-		fd.Count, fd.First, fd.Method = 1, n, req.Method
+		fd.Count, fd.First, fd.Method, fd.Op, fd.Ops = 1, n, req.Method, req.Op, []string{req.Op}
 		fd.Path = excerpt(req.Path, 160)
 		body := req.Body
 		if req.Raw != nil {
@@ -149,6 +158,14 @@ func Run(ctx context.Context, c *Client, f *Fuzzer, o Options) Report {
 		}
 		fd.Body = excerpt(string(body), 200)
 		fd.Answer = excerpt(string(a.Body), 300)
+		var hs []string
+		for k, v := range req.Header {
+			if k != "Authorization" && k != "Accept" {
+				hs = append(hs, k+": "+excerpt(v, 60))
+			}
+		}
+		sort.Strings(hs)
+		fd.Header = strings.Join(hs, "; ")
 		byKey[fd.Key()] = &fd
 	}
 
