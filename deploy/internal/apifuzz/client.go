@@ -155,12 +155,18 @@ func (c *Client) raw(ctx context.Context, b []byte) Answer {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(c.timeout))
 	b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("{host}"), []byte(u.Host)), []byte("{hostname}"), []byte(u.Host))
-	if _, err := conn.Write(b); err != nil {
-		return Answer{Err: err, Hung: isTimeout(err)}
+	// A server may answer and close before it has read all of a request
+	// it refuses (a header too large): the answer is read even when the
+	// write fails.
+	_, werr := conn.Write(b)
+	if werr == nil {
+		_ = conn.(*tls.Conn).CloseWrite()
 	}
-	_ = conn.(*tls.Conn).CloseWrite()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
+		if werr != nil {
+			err = fmt.Errorf("writing: %v; reading: %w", werr, err)
+		}
 		return Answer{Err: err, Hung: isTimeout(err)}
 	}
 	defer resp.Body.Close()
