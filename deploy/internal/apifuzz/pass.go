@@ -51,6 +51,12 @@ func Pass(ctx context.Context, target Target, o PassOptions) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("seeding the fuzzed tenant: %w", err)
 	}
+	// DELETE requests get a second set of the tenant's resources, so the
+	// first stays for the other operations to reach their handlers.
+	doomed, err := seeder.Seed(ctx, id, token, "Doomed", 8010)
+	if err != nil {
+		return Report{}, fmt.Errorf("seeding the fuzzed tenant: %w", err)
+	}
 	_, otherToken, err := NewTenant(ctx, target.Admin, "HTTP fuzz bystander")
 	if err != nil {
 		return Report{}, err
@@ -65,7 +71,14 @@ func Pass(ctx context.Context, target Target, o PassOptions) (Report, error) {
 	}
 	f := &Fuzzer{
 		Ops: FuzzTargets(ops), Seed: o.Seed, Token: token,
-		PathValue: func(op Operation, p string) string { v, _ := fx.PathValue(op, p); return v },
+		PathValue: func(op Operation, p string) string {
+			if op.Method == "DELETE" {
+				v, _ := doomed.PathValue(op, p)
+				return v
+			}
+			v, _ := fx.PathValue(op, p)
+			return v
+		},
 		Fill:      fx.Filler,
 		Query:     fx.QueryValue,
 	}
