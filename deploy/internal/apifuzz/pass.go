@@ -79,8 +79,8 @@ func Pass(ctx context.Context, target Target, o PassOptions) (Report, error) {
 			v, _ := fx.PathValue(op, p)
 			return v
 		},
-		Fill:      fx.Filler,
-		Query:     fx.QueryValue,
+		Fill:  fx.Filler,
+		Query: fx.QueryValue,
 	}
 	bystander := func(ctx context.Context, n int) error {
 		phone := fmt.Sprintf("+1415%03d%04d", 556+n/10000, n%10000)
