@@ -166,3 +166,39 @@ func FuzzRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestDuplicateKeysReachNestedObjects: duplicate and case-variant keys
+// are also made inside the body's objects (custom_fields), not only at
+// its root.
+func TestDuplicateKeysReachNestedObjects(t *testing.T) {
+	t.Parallel()
+	var create []apifuzz.Operation
+	for _, op := range operations(t) {
+		if op.ID == "createContact" {
+			create = append(create, op)
+		}
+	}
+	f := &apifuzz.Fuzzer{Ops: create, Seed: 3, Token: "pl_1|secret",
+		Fill: func(apifuzz.Operation) apifuzz.Filler {
+			return func(path string, _ apifuzz.Schema) (any, bool) {
+				if path == "custom_fields" {
+					return map[string]any{"tier": "gold"}, true
+				}
+				return nil, false
+			}
+		}}
+	nested := 0
+	for i := range uint64(3000) {
+		r := f.Request(i)
+		if r.Kind != "duplicate-key" && r.Kind != "case-variant-key" {
+			continue
+		}
+		b := string(r.Body)
+		if strings.Count(b, `"tier"`) >= 2 || strings.Contains(b, `"TIER"`) || strings.Contains(b, `"Tier"`) || strings.Contains(b, `"rtie"`) {
+			nested++
+		}
+	}
+	if nested == 0 {
+		t.Error("no duplicate or case-variant key inside custom_fields in 3000 requests")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -330,9 +331,18 @@ func mutate(req *Request, op Operation, kind string, r *rand.Rand, token string)
 		s.set(marker)
 		setBody(body, raw)
 	case "duplicate-key", "case-variant-key":
-		m, ok := body.(map[string]any)
-		if !ok || len(m) == 0 {
+		// An object of the body (the body itself or one inside it, such as
+		// custom_fields) gets a key twice, or beside a variant of itself.
+		objs := objects(body)
+		var m map[string]any
+		if len(objs) > 0 {
+			m = pick(r, objs)
+		}
+		if len(m) == 0 {
 			m = map[string]any{"name": "a"}
+			if len(objs) == 0 {
+				body = m
+			}
 		}
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -346,15 +356,27 @@ func mutate(req *Request, op Operation, kind string, r *rand.Rand, token string)
 		dup, _ := json.Marshal(k)
 		val, _ := json.Marshal(pick(r, append([]any{m[keys[0]]}, wrongTypes...)))
 		rest, _ := json.Marshal(m)
+		var raw string
 		if len(rest) > 2 {
-			req.Body = []byte("{" + string(dup) + ":" + string(val) + "," + string(rest[1:]))
+			raw = "{" + string(dup) + ":" + string(val) + "," + string(rest[1:])
 		} else {
-			req.Body = []byte("{" + string(dup) + ":" + string(val) + "}")
+			raw = "{" + string(dup) + ":" + string(val) + "}"
 		}
 		if r.IntN(2) == 0 {
-			req.Body = append(req.Body[:len(req.Body)-1], []byte(","+string(dup)+":"+string(val)+"}")...)
+			raw = raw[:len(raw)-1] + "," + string(dup) + ":" + string(val) + "}"
 		}
-		req.HasBody = true
+		root, _ := body.(map[string]any)
+		if root != nil && reflect.ValueOf(root).Pointer() == reflect.ValueOf(m).Pointer() {
+			req.Body, req.HasBody = []byte(raw), true
+			break
+		}
+		for _, s := range slots(body) {
+			if sm, ok := s.get().(map[string]any); ok && reflect.ValueOf(sm).Pointer() == reflect.ValueOf(m).Pointer() {
+				s.set(marker)
+				break
+			}
+		}
+		setBody(body, raw)
 	case "number-out-of-range":
 		var nums []slot
 		for _, s := range slots(body) {

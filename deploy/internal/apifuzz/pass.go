@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/paylane/paylane/identity-svc/client"
@@ -79,7 +80,20 @@ func Pass(ctx context.Context, target Target, o PassOptions) (Report, error) {
 			v, _ := fx.PathValue(op, p)
 			return v
 		},
-		Fill:  fx.Filler,
+		Fill: func(op Operation) Filler {
+			refs := fx.Filler(op)
+			return func(path string, sch Schema) (any, bool) {
+				if path == "custom_fields" { // so that the mutations reach its keys
+					switch {
+					case strings.HasPrefix(op.Path, "/contacts"):
+						return map[string]any{fx.ContactDefinitionKey: "fuzz"}, true
+					case strings.HasPrefix(op.Path, "/receivables"), strings.HasPrefix(op.Path, "/payables"):
+						return map[string]any{fx.TransactionDefinitionKey: "fuzz"}, true
+					}
+				}
+				return refs(path, sch)
+			}
+		},
 		Query: fx.QueryValue,
 	}
 	bystander := func(ctx context.Context, n int) error {
