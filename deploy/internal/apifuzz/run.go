@@ -87,8 +87,13 @@ func (r Report) Failed() bool {
 func (r Report) Summary() string {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s ×%d (%d operations): %s, %s: e.g. request #%d %s %s headers %q body %q → %q\n",
-			f.Class, f.Count, len(f.Ops), f.Kind, f.Problem, f.First, f.Method, f.Path, f.Header, f.Body, f.Answer)
+		ops := slices.Clone(f.Ops)
+		sort.Strings(ops)
+		if len(ops) > 8 {
+			ops = append(ops[:8], fmt.Sprintf("and %d more", len(f.Ops)-8))
+		}
+		fmt.Fprintf(&b, "%s ×%d (%s): %s, %s: e.g. request #%d %s %s headers %q body %q → %q\n",
+			f.Class, f.Count, strings.Join(ops, ", "), f.Kind, f.Problem, f.First, f.Method, f.Path, f.Header, f.Body, f.Answer)
 	}
 	for _, p := range r.BystanderProblems {
 		fmt.Fprintf(&b, "bystander: %s\n", p)
