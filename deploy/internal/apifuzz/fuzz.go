@@ -354,7 +354,9 @@ func mutate(req *Request, op Operation, kind string, r *rand.Rand, token string)
 			k = pick(r, []string{strings.ToUpper(k), strings.ToUpper(k[:1]) + k[1:], strings.ReplaceAll(k, "_", "-"), strings.ToUpper(k[len(k)-1:]) + k[:len(k)-1]})
 		}
 		dup, _ := json.Marshal(k)
-		val, _ := json.Marshal(pick(r, append([]any{m[keys[0]]}, wrongTypes...)))
+		// The second value is the other key's (so it decodes), a string a
+		// column cannot hold, or another type.
+		val, _ := json.Marshal(pick(r, append([]any{m[keys[0]], m[k], strings.Repeat("9", 400), "a\u0000b", "+14155550000"}, wrongTypes...)))
 		rest, _ := json.Marshal(m)
 		var raw string
 		if len(rest) > 2 {
