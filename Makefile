@@ -4,7 +4,7 @@ GO ?= go
 PKGS := github.com/paylane/paylane/...
 PG_BIN ?= /usr/lib/postgresql/15/bin
 
-.PHONY: run test bench chaos reset lint deps build
+.PHONY: run test bench chaos fuzz reset lint deps build
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
 ## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
@@ -47,6 +47,14 @@ bench: deps
 SCENARIOS ?=
 chaos: deps
 	$(GO) run github.com/paylane/paylane/deploy/cmd/chaos $(if $(SCENARIOS),-scenarios $(SCENARIOS))
+## fuzz: every Go fuzz target of the workspace for FUZZTIME each, then the HTTP fuzz pass:
+## FUZZREQUESTS hostile requests (derived from the OpenAPI document) against a devstack of its own
+## on ports the system picks. Fails on a fuzz failure, an answer >= 500, a 4xx outside the error
+## envelope or a hung request (docs/reliability.md).
+FUZZTIME ?= 30s
+FUZZREQUESTS ?= 50000
+fuzz: deps
+	$(GO) run github.com/paylane/paylane/deploy/cmd/fuzz -fuzztime $(FUZZTIME) -requests $(FUZZREQUESTS)
 
 ## reset: wipe the local stack's data (Postgres cluster, certificates, secrets).
 reset:
