@@ -230,3 +230,42 @@ func TestSlowRequestOverTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleKeptAliveConnectionIsClosedQuietly: after an answer, a kept-alive
+// connection that sends nothing more is closed without a word once the idle
+// time passes. An answer written to it (a 408 for a request nobody sent)
+// would be read by the client as the answer to its next request.
+func TestIdleKeptAliveConnectionIsClosedQuietly(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cfg := w.config()
+	certFile, keyFile, roots := selfSigned(t)
+	cfg.TLSCertFile, cfg.TLSKeyFile = certFile, keyFile
+	cfg.ReadTimeout = time.Second
+	a := start(t, cfg)
+	conn, err := tls.Dial("tcp", a.Public, &tls.Config{RootCAs: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.WriteString(conn, "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: localhost\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("health = %d", resp.StatusCode)
+	}
+	// Idle well past the read timeout: whatever comes now is unsolicited.
+	_ = conn.SetReadDeadline(time.Now().Add(4 * time.Second))
+	extra, err := io.ReadAll(br)
+	if len(extra) > 0 {
+		t.Fatalf("an idle kept-alive connection got %q (err %v); want nothing before the close", extra, err)
+	}
+}
