@@ -69,7 +69,7 @@ func decodeError(err error) error {
 		return apierr.Field(field, "The "+field+" field must be "+jsonKind(te.Type)+".")
 	}
 	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f = strings.Trim(f, `"`)
+		f = keyName(strings.Trim(f, `"`))
 		return apierr.Field(f, "The "+f+" field is not allowed.")
 	}
 	return apierr.Field("body", "The request body contains an invalid value.")

@@ -39,7 +39,7 @@ func DecodeItem(raw json.RawMessage, dst any) map[string][]string {
 		return map[string][]string{te.Field: {"The " + te.Field + " field must be " + jsonKind(te.Type) + "."}}
 	}
 	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		f = strings.Trim(f, `"`)
+		f = keyName(strings.Trim(f, `"`))
 		return map[string][]string{f: {"The " + f + " field is not allowed."}}
 	}
 	return map[string][]string{"item": {"The item contains an invalid value."}}

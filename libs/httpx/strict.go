@@ -17,7 +17,7 @@ type Items []json.RawMessage
 // nulEscape is how U+0000 can appear in valid JSON: raw control bytes are
 // not valid JSON, so only this escape can carry one. Its hex digits are all
 // zeros, so there is no other spelling of it to look for.
-var nulEscape = []byte(`\u0000`)
+const nulEscape = `\u0000`
 
 // strictProblem is the first problem the strict scan found: the path to
 // the field (innermost segment first, filled in as the scan unwinds) and
@@ -51,7 +51,7 @@ func (p *strictProblem) field() string {
 // over the bytes that allocates nothing unless it finds a problem; it
 // returns the dotted field and the message, or ok.
 func checkStrict(data []byte, t reflect.Type) (field, message string, ok bool) {
-	s := keyScanner{data: data, nul: bytes.Contains(data, nulEscape)}
+	s := keyScanner{data: data, nul: bytes.Contains(data, []byte(nulEscape))}
 	s.value(t)
 	if s.problem == nil {
 		return "", "", true
@@ -256,7 +256,16 @@ func (s *keyScanner) object(t reflect.Type) {
 // failAt records a problem of the member key of the current object.
 func (s *keyScanner) failAt(key []byte, what string) {
 	s.fail(what)
-	s.problem.segs = append(s.problem.segs, string(key))
+	s.problem.segs = append(s.problem.segs, keyName(string(key)))
+}
+
+// keyName is how a problem names a member key: the key itself, or `""` for
+// the empty key, so every problem names a field a client can find.
+func keyName(key string) string {
+	if key == "" {
+		return `""`
+	}
+	return key
 }
 
 func (s *keyScanner) array(t reflect.Type) {
