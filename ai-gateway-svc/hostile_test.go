@@ -3,6 +3,7 @@ package aigatewaysvc_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/paylane/paylane/ai-gateway-svc/internal/testenv"
@@ -20,6 +21,9 @@ func TestHostileBodies(t *testing.T) {
 		{"/api/v1/gateway/resolve-contact", `{"name":"Ada","email":"\u0000"}`, "email"},
 		{"/api/v1/gateway/resolve-contact", `{"NAME":"Ada"}`, "NAME"},
 		{"/api/v1/gateway/resolve-contact", `{"name":"Ada","name":"Bob"}`, "name"},
+		{"/api/v1/gateway/resolve-contact", `{"name":"` + strings.Repeat("a", 150_000) + `"}`, "name"},
+		{"/api/v1/gateway/resolve-contact", `{"name":"Ada","phone":"` + strings.Repeat("1", 65) + `"}`, "phone"},
+		{"/api/v1/gateway/resolve-contact", `{"name":"Ada","email":"` + strings.Repeat("a", 250) + `@b.co"}`, "email"},
 		{"/api/v1/gateway/contacts", `{"first_name":"\u0000","last_name":"L","phone":"+14155550123"}`, "first_name"},
 		{"/api/v1/gateway/transactions/prepare", `{"direction":"receivable","contact_id":"C","amount":100,"description":"\u0000"}`, "description"},
 		{"/api/v1/gateway/transactions/prepare", `{"direction":"receivable","contact_id":"\u0000","amount":100}`, "contact_id"},

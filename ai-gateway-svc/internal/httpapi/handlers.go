@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -29,6 +31,14 @@ func (h *Handlers) resolveContact(c *fiber.Ctx) error {
 	}
 	if strings.TrimSpace(body.Name) == "" {
 		return apierr.Field("name", "The name field is required.")
+	}
+	// A contact's name is at most 100 characters each way: a longer query
+	// can match nothing, and it travels to contacts-svc in a query string.
+	if err := maxChars(map[string]struct {
+		value string
+		max   int
+	}{"name": {body.Name, maxNameChars}, "phone": {body.Phone, maxPhoneChars}, "email": {body.Email, maxEmailChars}}); err != nil {
+		return err
 	}
 	res, err := h.app.Resolve(c.UserContext(), bearer(c), strings.TrimSpace(body.Name), body.Phone, body.Email)
 	if err != nil {
@@ -150,4 +160,29 @@ func orEmpty(m map[string]json.RawMessage) map[string]json.RawMessage {
 		return map[string]json.RawMessage{}
 	}
 	return m
+}
+
+// Longest values resolve-contact takes: a first and a last name of 100
+// characters with a space, a phone as a person may write it, an email.
+const (
+	maxNameChars  = 201
+	maxPhoneChars = 64
+	maxEmailChars = 254
+)
+
+// maxChars refuses the fields longer than their maximum, naming each.
+func maxChars(fields map[string]struct {
+	value string
+	max   int
+}) error {
+	problems := map[string][]string{}
+	for name, f := range fields {
+		if utf8.RuneCountInString(f.value) > f.max {
+			problems[name] = []string{fmt.Sprintf("The %s field must not be greater than %d characters.", name, f.max)}
+		}
+	}
+	if len(problems) > 0 {
+		return apierr.Validation(problems)
+	}
+	return nil
 }
