@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Items is a list of request items that the handler reads one by one with
@@ -51,7 +52,7 @@ func (p *strictProblem) field() string {
 // over the bytes that allocates nothing unless it finds a problem; it
 // returns the dotted field and the message, or ok.
 func checkStrict(data []byte, t reflect.Type) (field, message string, ok bool) {
-	s := keyScanner{data: data, nul: bytes.Contains(data, []byte(nulEscape))}
+	s := keyScanner{data: data, nul: bytes.Contains(data, []byte(nulEscape)), text: !textOnly(data)}
 	s.value(t)
 	if s.problem == nil {
 		return "", "", true
@@ -63,9 +64,13 @@ func checkStrict(data []byte, t reflect.Type) (field, message string, ok bool) {
 // keyScanner holds the state of one checkStrict call. It reads only valid
 // JSON (json.Valid ran first), so it does not check the grammar.
 type keyScanner struct {
-	data    []byte
-	pos     int
-	nul     bool
+	data []byte
+	pos  int
+	nul  bool
+	// text: the document holds bytes that are not UTF-8 or a surrogate
+	// escape, so strings are checked for them (Postgres refuses both in
+	// jsonb, encoding/json would turn them into U+FFFD in text).
+	text    bool
 	problem *strictProblem
 	// structs are the field lists of the struct types met so far, built
 	// once per call in fixed arrays (no allocation, no package-level
@@ -104,8 +109,11 @@ func (s *keyScanner) value(t reflect.Type) {
 		s.array(t)
 	case '"':
 		content, escaped := s.str()
-		if escaped && s.nul && hasNUL(content) {
+		switch {
+		case escaped && s.nul && hasNUL(content):
 			s.fail("must not contain the NUL character.")
+		case s.text && !validText(content):
+			s.fail("must be valid UTF-8 text.")
 		}
 	default:
 		for s.pos < len(s.data) {
@@ -142,6 +150,72 @@ func (s *keyScanner) str() (content []byte, escaped bool) {
 	s.pos = i + 1
 	content = s.data[start:i]
 	return content, bytes.IndexByte(content, '\\') >= 0
+}
+
+// textOnly reports whether data is UTF-8 without a surrogate escape (\uD800
+// to \uDFFF, which only a pair may use): the common case, which needs no
+// look at each string.
+func textOnly(data []byte) bool {
+	if !utf8.Valid(data) {
+		return false
+	}
+	for i := bytes.Index(data, []byte(`\u`)); i >= 0; {
+		if i+2 < len(data) && (data[i+2] == 'd' || data[i+2] == 'D') {
+			return false
+		}
+		next := bytes.Index(data[i+2:], []byte(`\u`))
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return true
+}
+
+// validText reports whether escaped string content is UTF-8 whose
+// surrogate escapes come in high-low pairs. An escaped backslash before a
+// "u" is text, as hasNUL reads it.
+func validText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	pendingHigh := false
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			if pendingHigh {
+				return false
+			}
+			continue
+		}
+		i++
+		if i >= len(b) || b[i] != 'u' || i+4 >= len(b) {
+			if pendingHigh {
+				return false
+			}
+			continue
+		}
+		r, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 16)
+		i += 4
+		switch {
+		case err != nil:
+			return false
+		case r >= 0xD800 && r <= 0xDBFF:
+			if pendingHigh {
+				return false
+			}
+			pendingHigh = true
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if !pendingHigh {
+				return false
+			}
+			pendingHigh = false
+		default:
+			if pendingHigh {
+				return false
+			}
+		}
+	}
+	return !pendingHigh
 }
 
 // hasNUL reports whether escaped string content holds \u0000 as an escape
@@ -204,6 +278,10 @@ func (s *keyScanner) object(t reflect.Type) {
 		}
 		raw, escaped := s.str()
 		key := raw
+		if s.text && !validText(raw) {
+			s.fail("must not hold a key that is not valid UTF-8 text.")
+			return
+		}
 		if escaped {
 			if s.nul && hasNUL(raw) {
 				s.fail("must not hold a key with the NUL character.")
