@@ -25,7 +25,7 @@ func scenarios() []scenario {
 		{"identity", "identity-svc down for 10 s: resolved tokens work until their cache entry expires, new ones get 503", runIdentity},
 		{"webhook", "receivers failing every request: retries on the (compressed) schedule, disabled at exactly 50 failures, reset by a success", runWebhook},
 		{"ratelimit", "two gateway replicas sharing Redis: a token limited to 60 a minute gets exactly 60 answers", runRateLimit},
-		{"poison", "one tenant's two 5,000-row batches half poisoned: another tenant's batch completes meanwhile, the poisoned rows are row errors", runPoison},
+		{"poison", "one tenant's two 5,000-row batches, a third of their rows poisoned: another tenant's batch completes meanwhile, the poisoned rows are row errors", runPoison},
 	}
 }
 
