@@ -40,6 +40,8 @@ type stack struct {
 	// procs runs the services and the gateway in process mode (nil in
 	// process).
 	procs *supervisor.Supervisor
+	// internalAddrs are the processes' internal listeners (process mode).
+	internalAddrs map[string]string
 	// replicaURLs are the public URLs of further gateway replicas.
 	replicaURLs []string
 }
@@ -260,15 +262,16 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 			SMSAuthToken: s.secrets.SMSAuthToken,
 			KafkaBrokers: strings.Join(s.brokers, ","),
 		},
-		Root:         s.paths.root,
-		GatewayAddr:  public,
-		AdminAddr:    adminAddr,
-		Services:     addrs,
-		Brokers:      s.brokers,
-		PostgresPort: s.cluster.Port,
-		Processes:    s.procs,
-		Postgres:     s.cluster,
-		GatewayURLs:  append([]string{gatewayURL}, s.replicaURLs...),
+		Root:          s.paths.root,
+		GatewayAddr:   public,
+		AdminAddr:     adminAddr,
+		Services:      addrs,
+		Brokers:       s.brokers,
+		PostgresPort:  s.cluster.Port,
+		Processes:     s.procs,
+		InternalAddrs: s.internalAddrs,
+		Postgres:      s.cluster,
+		GatewayURLs:   append([]string{gatewayURL}, s.replicaURLs...),
 	}, nil
 }
 

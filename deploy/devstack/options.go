@@ -76,6 +76,10 @@ type Info struct {
 	// Processes supervises the services and the gateway in process mode
 	// (nil in process): their PIDs, Kill, restarts.
 	Processes *supervisor.Supervisor
+	// InternalAddrs are the internal listeners (/healthz, /readyz,
+	// /metrics) of every process by its name (contacts-svc, gateway), in
+	// process mode; nil in process.
+	InternalAddrs map[string]string
 }
 
 // paths are the files under Root.

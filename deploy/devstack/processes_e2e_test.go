@@ -78,6 +78,8 @@ func TestProcessModeEndToEnd(t *testing.T) {
 		t.Errorf("created after the restart: phone %s, want %s", second.Phone, e164)
 	}
 	pids["contacts-svc (restarted)"] = sup.PID("contacts-svc")
+	mixedTraffic(t, c)
+	scrapeEveryProcess(t, st.info.InternalAddrs)
 
 	c.hc.CloseIdleConnections()
 	st.stop(t)

@@ -76,6 +76,10 @@ func (s *stack) startProcesses(ctx context.Context) (addrs map[string]string, pu
 		return nil, "", "", fmt.Errorf("starting processes: %w", err)
 	}
 	s.procs = sup
+	s.internalAddrs = map[string]string{gatewayProcess: a.gwInternal}
+	for _, row := range rows {
+		s.internalAddrs[row.binary] = a.internal[row.name]
+	}
 	for _, r := range a.replicas {
 		s.replicaURLs = append(s.replicaURLs, publicBaseURL(r.public))
 	}

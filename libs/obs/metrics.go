@@ -54,7 +54,7 @@ func HTTPMetrics(reg prometheus.Registerer, service string) fiber.Handler {
 			if finished {
 				status = statusOf(c, err)
 			}
-			route := routeOf(c, err, status)
+			route := routeOf(c, err)
 			method := methodLabel(c.Method())
 			requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 			duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
@@ -123,8 +123,9 @@ func SetRoute(c *fiber.Ctx, pattern string) { c.Locals(routeKey{}, pattern) }
 
 // routeOf is the route label: the pattern SetRoute recorded, else the
 // pattern of the Fiber route that served the request; a request that no
-// route matched (404, 405 without a recorded pattern) is "unmatched".
-func routeOf(c *fiber.Ctx, err error, status int) string {
+// route matched (404, 405, or an answer of a catch-all middleware without a
+// recorded pattern) is "unmatched".
+func routeOf(c *fiber.Ctx, err error) string {
 	if p, ok := c.Locals(routeKey{}).(string); ok && p != "" {
 		return p
 	}
@@ -132,10 +133,10 @@ func routeOf(c *fiber.Ctx, err error, status int) string {
 	if errors.As(err, &fe) && (fe.Code == fiber.StatusNotFound || fe.Code == fiber.StatusMethodNotAllowed) {
 		return unmatchedRoute
 	}
-	if status == fiber.StatusNotFound || status == fiber.StatusMethodNotAllowed {
-		if r := c.Route(); r == nil || r.Path == "/" || r.Path == "*" || r.Path == "/*" {
-			return unmatchedRoute
-		}
+	// The pattern of a catch-all middleware says nothing of the route: a
+	// request answered there before any route matched is unmatched too.
+	if r := c.Route(); r == nil || r.Path == "/" || r.Path == "*" || r.Path == "/*" {
+		return unmatchedRoute
 	}
 	return c.Route().Path
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/gateway/internal/routing"
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // AdminConfig is what the admin plane needs.
@@ -49,6 +50,7 @@ func NewAdmin(cfg AdminConfig) *fiber.App {
 		if !routing.Safe(path) || !ok {
 			return apierr.RouteNotFound()
 		}
+		obs.SetRoute(c, pair.Prefix+"/*")
 		if err := checkBody(c); err != nil {
 			return err
 		}
