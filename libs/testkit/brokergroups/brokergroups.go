@@ -31,18 +31,21 @@ const DefaultSilence = 30 * time.Second
 // reaper is the state of one ExpireSilentMembers.
 type reaper struct {
 	mu     sync.Mutex
-	groups map[string]bool      // groups seen in a request
-	heard  map[string]time.Time // member id → last request naming it, or when first listed
+	groups map[string]time.Duration // group → the longest wait its joins allow (see note)
+	heard  map[string]time.Time     // member id → last request naming it, or when first listed
 }
 
 // ExpireSilentMembers watches c's classic consumer groups and makes each
 // member that sent no JoinGroup, SyncGroup, Heartbeat or OffsetCommit for
-// silence (DefaultSilence when 0) leave its group. stop ends the watch.
+// silence (DefaultSilence when 0) leave its group; in a group whose members
+// joined with longer timeouts, for their session plus rebalance timeout
+// when that is longer (a live member may wait that long in JoinGroup, or
+// between heartbeats). stop ends the watch.
 func ExpireSilentMembers(c *kfake.Cluster, silence time.Duration) (stop func()) {
 	if silence <= 0 {
 		silence = DefaultSilence
 	}
-	r := &reaper{groups: map[string]bool{}, heard: map[string]time.Time{}}
+	r := &reaper{groups: map[string]time.Duration{}, heard: map[string]time.Time{}}
 	for _, key := range []kmsg.Key{kmsg.JoinGroup, kmsg.SyncGroup, kmsg.Heartbeat, kmsg.OffsetCommit} {
 		c.ControlKey(int16(key), func(req kmsg.Request) (kmsg.Response, error, bool) {
 			r.note(req)
@@ -80,9 +83,11 @@ func ExpireSilentMembers(c *kfake.Cluster, silence time.Duration) (stop func()) 
 // note records the group and member a request names.
 func (r *reaper) note(req kmsg.Request) {
 	var group, member string
+	var wait time.Duration
 	switch req := req.(type) {
 	case *kmsg.JoinGroupRequest:
 		group, member = req.Group, req.MemberID
+		wait = time.Duration(req.SessionTimeoutMillis+req.RebalanceTimeoutMillis) * time.Millisecond
 	case *kmsg.SyncGroupRequest:
 		group, member = req.Group, req.MemberID
 	case *kmsg.HeartbeatRequest:
@@ -93,7 +98,7 @@ func (r *reaper) note(req kmsg.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if group != "" {
-		r.groups[group] = true
+		r.groups[group] = max(r.groups[group], wait)
 	}
 	if member != "" {
 		r.heard[member] = time.Now()
@@ -101,21 +106,21 @@ func (r *reaper) note(req kmsg.Request) {
 }
 
 // silent returns, by group, the members of c's groups not heard of for
-// silence. A member listed for the first time counts as heard of now (its
+// silence, or for the group's longest join wait when that is longer. A member listed for the first time counts as heard of now (its
 // first JoinGroup names no member id). Members no longer listed are
 // forgotten.
 func (r *reaper) silent(c *kfake.Cluster, silence time.Duration) map[string][]string {
 	r.mu.Lock()
-	groups := make([]string, 0, len(r.groups))
-	for g := range r.groups {
-		groups = append(groups, g)
+	groups := make(map[string]time.Duration, len(r.groups))
+	for g, wait := range r.groups {
+		groups[g] = max(silence, wait)
 	}
 	r.mu.Unlock()
 
 	now := time.Now()
 	listed := map[string]bool{}
 	out := map[string][]string{}
-	for _, g := range groups {
+	for g, silence := range groups {
 		info := c.GroupInfo(g)
 		if info == nil {
 			continue

@@ -29,8 +29,8 @@ func joinAndDie(t *testing.T, addr string) {
 	req := kmsg.NewPtrJoinGroupRequest()
 	req.SetVersion(1)
 	req.Group = group
-	req.SessionTimeoutMillis = 10_000
-	req.RebalanceTimeoutMillis = 10_000
+	req.SessionTimeoutMillis = 6_000
+	req.RebalanceTimeoutMillis = 3_000
 	req.ProtocolType = "consumer"
 	for _, name := range []string{"range", "roundrobin"} {
 		p := kmsg.NewJoinGroupRequestProtocol()
@@ -69,7 +69,7 @@ func TestDeadJoinersLoseTheirPartitions(t *testing.T) {
 
 	r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{addr}, GroupID: group, GroupTopics: []string{topic},
 		StartOffset: kafka.FirstOffset, MaxWait: 200 * time.Millisecond, HeartbeatInterval: time.Second,
-		SessionTimeout: 10 * time.Second, RebalanceTimeout: 10 * time.Second})
+		SessionTimeout: 6 * time.Second, RebalanceTimeout: 3 * time.Second})
 	defer r.Close()
 	var mu sync.Mutex
 	got := map[string]bool{}
@@ -106,8 +106,10 @@ func TestDeadJoinersLoseTheirPartitions(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// Within the dead member's 10 s session timeout and the rebalance
-		// that follows, the live member has every message.
+		// Within the group's longest join wait (6 s session plus 3 s
+		// rebalance timeout, above the 3 s asked for) and the rebalance
+		// that follows, the dead member is gone and the live member has
+		// every message.
 		roundCtx, roundCancel := context.WithTimeout(ctx, 20*time.Second)
 		_, err = c.WaitGroupInfo(roundCtx, group, func(g *kfake.GroupInfo) bool {
 			mu.Lock()
