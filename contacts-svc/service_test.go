@@ -264,3 +264,64 @@ func TestBulkUpsertTakesAChunkAboveOneMegabyte(t *testing.T) {
 		}
 	}
 }
+
+// A batch chunk asking for per-record events (a batch with
+// suppress_webhooks false) publishes contact.created for every row it
+// creates and contact.updated for every row it updates, as the single
+// writes do; a chunk of a batch with the default (suppressed) publishes
+// none: the batch's summary event, batch-svc's, stands for them.
+func TestBulkUpsertEventsFollowEmitEvents(t *testing.T) {
+	t.Parallel()
+	brokers := testkit.Broker(t)
+	svc := testsvc.Start(t, brokers)
+	bulk := func(body string) []struct {
+		ContactID string `json:"contact_id"`
+		Action    string `json:"action"`
+	} {
+		t.Helper()
+		status, raw := call(t, "POST", svc.BaseURL()+"/internal/v1/contacts/bulk-upsert",
+			svc.Token(t, tenantA, "api:create-contact"), body, nil)
+		if status != 200 {
+			t.Fatalf("bulk-upsert = %d %s", status, raw)
+		}
+		var got struct {
+			Data []struct {
+				ContactID string `json:"contact_id"`
+				Action    string `json:"action"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Data
+	}
+	silent := bulk(`{"batch_id":"01HZX3K5Q8V9W2Y4Z6A7B8C9B1","on_duplicate":"update","first_row_index":0,"items":[
+		{"external_id":"e-1","phone":"+14155550101"},{"external_id":"e-2","phone":"+14155550102"}]}`)
+	loud := bulk(`{"batch_id":"01HZX3K5Q8V9W2Y4Z6A7B8C9B2","on_duplicate":"update","emit_events":true,"first_row_index":0,"items":[
+		{"external_id":"e-1","phone":"+14155550101","first_name":"Ada"},{"external_id":"e-3","phone":"+14155550103"},
+		{"external_id":"e-4","phone":"+14155550104"}]}`)
+	if len(silent) != 2 || len(loud) != 3 || loud[0].Action != "updated" || loud[1].Action != "created" || loud[2].Action != "created" {
+		t.Fatalf("bulk-upsert rows: %+v then %+v", silent, loud)
+	}
+
+	marker := createMarker(t, svc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got := testsvc.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
+		var c client.Contact
+		return e.Decode(&c) == nil && c.ID == marker
+	})
+	var seen []string
+	for _, e := range got[:len(got)-1] {
+		var c client.Contact
+		if err := e.Decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, e.Type+" "+c.ID)
+	}
+	want := []string{events.TypeContactUpdated + " " + loud[0].ContactID, events.TypeContactCreated + " " + loud[1].ContactID,
+		events.TypeContactCreated + " " + loud[2].ContactID}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Fatalf("events before the marker (-want +got):\n%s", diff)
+	}
+}

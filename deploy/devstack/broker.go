@@ -7,6 +7,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/testkit/brokergroups"
 )
 
 // startBroker starts an in-process Kafka-protocol broker (franz-go's kfake)
@@ -15,6 +16,9 @@ import (
 // (events.Follow) that starts before a topic's first event then reads it
 // instead of waiting for the topic to appear. Other topics are created when
 // first used.
+// A consumer-group member that died while joining (a service killed during
+// its group's rebalance) is expired as Kafka would (brokergroups), so its
+// partitions go back to the live members.
 // Its log lives in memory: events are not kept across restarts (the outboxes
 // in Postgres are).
 // listen, when not nil, opens the broker's listener (see
@@ -33,5 +37,9 @@ func startBroker(listen func(network, addr string) (net.Listener, error)) (addrs
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the broker: %w", err)
 	}
-	return c.ListenAddrs(), c.Close, nil
+	expiring := brokergroups.ExpireSilentMembers(c, 0)
+	return c.ListenAddrs(), func() {
+		expiring()
+		c.Close()
+	}, nil
 }
