@@ -75,6 +75,12 @@ func expected(w *write) string {
 // that are still under way.
 const settle = 90 * time.Second
 
+// deliverySettle is how long the checks wait for deliveries: a delivery
+// claimed by a dispatcher that was killed is sent again once its claim
+// expires, after webhook-svc's lease (2 min, dispatch.DefaultLease), so a
+// shorter wait would count as lost what is only late.
+const deliverySettle = 2*time.Minute + 30*time.Second
+
 // check verifies the tenant's writes once the load and the fault are over.
 func (t *tenant) check(ctx context.Context) (r result) {
 	writes := t.allWrites()
@@ -257,7 +263,7 @@ func (t *tenant) checkEvents(ctx context.Context, writes []*write, r *result) (l
 // broker has been delivered to the receiver (answered 2xx) at least once.
 func (t *tenant) checkDeliveries(ctx context.Context, r *result) int {
 	var missing []string
-	deadline := time.Now().Add(settle)
+	deadline := time.Now().Add(deliverySettle)
 	for {
 		missing = missing[:0]
 		for _, ev := range t.e.events.of(t.id) {
