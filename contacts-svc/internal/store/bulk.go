@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // LockBatch serialises bulk upserts of one batch id in the tenant until the
@@ -19,6 +21,16 @@ func (t *Tx) LockBatch(ctx context.Context, batchID string) error {
 		t.tenantID, batchID)
 	if err != nil {
 		return fmt.Errorf("locking batch: %w", err)
+	}
+	return nil
+}
+
+// BoundStatements makes Postgres cancel any later statement of the
+// transaction that runs longer than d (statement_timeout, waits for locks
+// included); the transaction then rolls back and releases its locks.
+func (t *Tx) BoundStatements(ctx context.Context, d time.Duration) error {
+	if err := tenancy.SetLocal(ctx, t.tx, "statement_timeout", strconv.FormatInt(d.Milliseconds(), 10)+"ms"); err != nil {
+		return fmt.Errorf("bounding statements: %w", err)
 	}
 	return nil
 }
