@@ -41,6 +41,9 @@ type App struct {
 	store  *store.Store
 	optIns OptIns
 	now    func() time.Time
+	// bulkStatementTimeout bounds each statement of a bulk upsert
+	// (BulkStatementTimeout).
+	bulkStatementTimeout time.Duration
 }
 
 // New returns the use cases on a store; optIns answers the opt-in part of a
@@ -49,7 +52,14 @@ func New(s *store.Store, optIns OptIns) *App {
 	if optIns == nil {
 		optIns = NoOptIns{}
 	}
-	return &App{store: s, optIns: optIns, now: time.Now}
+	return &App{store: s, optIns: optIns, now: time.Now, bulkStatementTimeout: BulkStatementTimeout}
+}
+
+// WithBulkStatementTimeout sets the bound of each statement of a bulk
+// upsert (BulkStatementTimeout by default) and returns a.
+func (a *App) WithBulkStatementTimeout(d time.Duration) *App {
+	a.bulkStatementTimeout = d
+	return a
 }
 
 // timestamp returns now as Postgres keeps it (UTC, microseconds), so what a

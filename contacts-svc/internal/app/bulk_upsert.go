@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
@@ -17,6 +18,21 @@ var ErrBulkConflict = errors.New("app: bulk upsert raced with another write")
 // MaxBulkRows is the most rows one bulk-upsert call takes; batch-svc sends a
 // batch in chunks of at most this many.
 const MaxBulkRows = 1000
+
+// ErrBulkTimedOut: a statement of the chunk ran past BulkStatementTimeout
+// (a slow statement, or a wait for the batch's lock held by an earlier
+// attempt that is still running) and Postgres cancelled it. Nothing was
+// written; the chunk may be retried.
+var ErrBulkTimedOut = errors.New("app: bulk upsert statement timed out")
+
+// BulkStatementTimeout bounds each statement of a bulk upsert
+// (statement_timeout), waits for the batch's lock included: 5 s below the
+// callers' timeout for the call (client.BulkTimeout, 30 s), so a statement
+// that runs away is cancelled and its transaction rolled back, releasing
+// the batch's lock, before the caller gives up and retries, instead of
+// running on after the call ended and holding the lock its retries queue
+// behind.
+const BulkStatementTimeout = 25 * time.Second
 
 // BulkRow is one item of a batch: its 0-based index in the batch and the
 // fields of a single create. Invalid carries the problems found while
@@ -57,6 +73,9 @@ func (a *App) BulkUpsert(ctx context.Context, scope Scope, req BulkRequest) ([]c
 	}
 	var results []contact.RowResult
 	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+		if err := tx.BoundStatements(ctx, a.bulkStatementTimeout); err != nil {
+			return err
+		}
 		if err := tx.LockBatch(ctx, req.BatchID); err != nil {
 			return err
 		}
@@ -74,6 +93,9 @@ func (a *App) BulkUpsert(ctx context.Context, scope Scope, req BulkRequest) ([]c
 		results = merge(req.Rows, recorded, fresh)
 		return nil
 	})
+	if errors.Is(err, store.ErrStatementTimedOut) {
+		return nil, fmt.Errorf("%w: %w", ErrBulkTimedOut, err)
+	}
 	return results, err
 }
 

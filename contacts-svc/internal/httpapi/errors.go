@@ -31,6 +31,11 @@ func apiError(err error) error {
 			"Another write touched these contacts; retry the request.")
 		e.RetryAfter = 1
 		return e
+	case errors.Is(err, app.ErrBulkTimedOut):
+		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
+			"The chunk took too long and was not written; retry the request.")
+		e.RetryAfter = 1
+		return e
 	case errors.Is(err, contact.ErrUnavailable):
 		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
 			"The service is temporarily unavailable. Please retry.")

@@ -43,6 +43,12 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, func(a *app.App) *app.App { return a })
+}
+
+// newEnvWith is newEnv with the use cases adjusted by configure.
+func newEnvWith(t testing.TB, configure func(*app.App) *app.App) *env {
+	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "contacts_http", migrations.Sets()...))
 	signer := testkit.NewSigner(t)
@@ -52,7 +58,7 @@ func newEnv(t testing.TB) *env {
 	}
 	web := httpx.NewApp(slog.New(slog.DiscardHandler))
 	httpapi.Register(web, httpapi.Deps{
-		App: app.New(store.New(pool, nil), nil), Verifier: verifier, Pool: pool, Region: "US",
+		App: configure(app.New(store.New(pool, nil), nil)), Verifier: verifier, Pool: pool, Region: "US",
 	})
 	return &env{app: web, pool: pool, signer: signer}
 }

@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/paylane/paylane/contacts-svc/internal/app"
 	"github.com/paylane/paylane/libs/apierr"
 )
 
@@ -214,5 +217,47 @@ func TestLookupPhone(t *testing.T) {
 		{"/internal/v1/phones/+14155550100", e.internalToken(t, tenantA)},
 	} {
 		checkResult(t, e.do(t, request{method: "GET", path: tt.path, token: tt.token}), 404, apierr.CodeResourceNotFound, "")
+	}
+}
+
+// TestBulkUpsertTimedOutIsRetryable: a chunk whose statement runs past the
+// bound (here: its wait for the batch's lock, held by an earlier attempt
+// still running) answers 503 service_unavailable with Retry-After and
+// writes nothing, so batch-svc retries the chunk instead of failing its
+// rows; the retry, once the lock is free, writes the row.
+func TestBulkUpsertTimedOutIsRetryable(t *testing.T) {
+	t.Parallel()
+	var bounded *app.App
+	e := newEnvWith(t, func(a *app.App) *app.App {
+		bounded = a
+		return a.WithBulkStatementTimeout(200 * time.Millisecond)
+	})
+	ctx := context.Background()
+	holder, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx)
+	if _, err := holder.Exec(ctx, `SELECT set_config('app.tenant_id', $1, true),
+		pg_advisory_xact_lock(hashtextextended($1 || '/contact-batch/' || 'B1', 0))`, tenantA); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"batch_id":"B1","first_row_index":0,"items":[{"external_id":"crm-1","first_name":"Ada","phone":"` + e.phone() + `"}]}`
+	r := e.do(t, request{method: "POST", path: "/internal/v1/contacts/bulk-upsert", token: e.internalToken(t, tenantA), body: body})
+	checkResult(t, r, http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, "")
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("503 without Retry-After")
+	}
+	if n := e.total(t); n != 0 {
+		t.Errorf("contacts after the timed-out chunk = %d, want 0", n)
+	}
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The retry under the default bound (200 ms could cut a statement of a
+	// loaded machine short).
+	bounded.WithBulkStatementTimeout(app.BulkStatementTimeout)
+	if got := e.bulk(t, body); len(got) != 1 || got[0].Action != "created" {
+		t.Errorf("the retry = %+v, want row 0 created", got)
 	}
 }

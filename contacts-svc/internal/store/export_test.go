@@ -1,4 +1,7 @@
 package store
 
-// LiveByExternalIDsSQL exposes the statement to the plan test.
-const LiveByExternalIDsSQL = liveByExternalIDsSQL
+// The statements the plan test explains.
+const (
+	LiveByExternalIDsSQL = liveByExternalIDsSQL
+	LivePhoneOwnersSQL   = livePhoneOwnersSQL
+)

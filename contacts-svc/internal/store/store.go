@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/events"
@@ -63,11 +64,26 @@ func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) 
 		if scope != tenantID {
 			return errTenantMismatch
 		}
-		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
+		return timedOut(fn(&Tx{tx: tx, tenantID: tenantID, store: s}))
 	}
-	return tenancy.Pipelined(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+	return timedOut(tenancy.Pipelined(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
 		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
-	})
+	}))
+}
+
+// ErrStatementTimedOut: Postgres cancelled a statement that ran past the
+// transaction's bound (Tx.BoundStatements); the transaction rolled back.
+var ErrStatementTimedOut = errors.New("store: statement timed out")
+
+// timedOut wraps err in ErrStatementTimedOut when Postgres cancelled the
+// statement (query_canceled, 57014: statement_timeout; a cancel sent for a
+// ctx that ended reports ctx's error instead).
+func timedOut(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "57014" {
+		return fmt.Errorf("%w: %w", ErrStatementTimedOut, err)
+	}
+	return err
 }
 
 // Read runs fn in a read-only transaction scoped to tenantID.
