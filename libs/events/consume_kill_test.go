@@ -21,7 +21,7 @@ import (
 	"github.com/paylane/paylane/libs/testkit"
 )
 
-// Environment of TestKilledConsumerProcess, the consumer process that
+// Environment of the consumer process (consumeUntilKilled) that
 // TestKilledConsumersSkipNothing starts and kills.
 const (
 	envKillBrokers = "EVENTS_KILL_TEST_BROKERS"
@@ -35,26 +35,35 @@ const killGroup = "killed-consumers"
 // as webhook-svc runs several per replica.
 const killMembers = 3
 
-// TestKilledConsumerProcess is not a test of its own: run by
-// TestKilledConsumersSkipNothing as a separate process, it consumes every
-// topic with killMembers ConsumeBatch members of one group and appends the
-// ids of each handled batch to a file (one write per batch, before the
-// handler returns), until it is killed.
-func TestKilledConsumerProcess(t *testing.T) {
-	brokers := os.Getenv(envKillBrokers)
-	if brokers == "" {
-		t.Skip("run by TestKilledConsumersSkipNothing")
+// TestMain runs the test binary as the killed consumer process when
+// TestKilledConsumersSkipNothing starts it with envKillBrokers set, and as
+// the tests otherwise.
+func TestMain(m *testing.M) {
+	if brokers := os.Getenv(envKillBrokers); brokers != "" {
+		if err := consumeUntilKilled(strings.Split(brokers, ","), os.Getenv(envKillLog)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
-	f, err := os.OpenFile(os.Getenv(envKillLog), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	os.Exit(m.Run())
+}
+
+// consumeUntilKilled is the consumer process: it consumes every topic with
+// killMembers ConsumeBatch members of one group and appends the ids of each
+// handled batch to logPath (one write per batch, before the handler
+// returns), until it is killed.
+func consumeUntilKilled(brokers []string, logPath string) error {
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var mu sync.Mutex
-	var wg sync.WaitGroup
+	errs := make(chan error, killMembers)
 	for range killMembers {
-		wg.Go(func() {
-			err := events.ConsumeBatch(context.Background(), strings.Split(brokers, ","), killGroup, events.AllTopics(),
+		go func() {
+			errs <- events.ConsumeBatch(context.Background(), brokers, killGroup, events.AllTopics(),
 				events.BatchLimits{Size: 50}, log, func(_ context.Context, batch []events.Envelope) error {
 					var b strings.Builder
 					for _, env := range batch {
@@ -65,12 +74,14 @@ func TestKilledConsumerProcess(t *testing.T) {
 					_, err := f.WriteString(b.String())
 					return err
 				})
-			if err != nil {
-				t.Error(err)
-			}
-		})
+		}()
 	}
-	wg.Wait()
+	for range killMembers {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // A consumer process killed (SIGKILL: no leave, no last commit) while
@@ -78,14 +89,11 @@ func TestKilledConsumerProcess(t *testing.T) {
 // would, loses nothing: once a last process runs in peace, every event
 // published meanwhile has been handled at least once.
 func TestKilledConsumersSkipNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills consumer processes for a minute")
-	}
 	brokers := testkit.Broker(t)
 	logPath := filepath.Join(t.TempDir(), "handled")
 
 	start := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKilledConsumerProcess$", "-test.count=1")
+		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), envKillBrokers+"="+strings.Join(brokers, ","), envKillLog+"="+logPath)
 		out, err := os.OpenFile(logPath+".out", os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
