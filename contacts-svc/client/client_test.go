@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -153,12 +152,6 @@ func TestClientErrorsDoNotTripTheBreaker(t *testing.T) {
 	}
 }
 
-// tenantToken is a token naming tenant, as the fake reads it (unsigned).
-func tenantToken(tenant string) string {
-	enc := base64.RawURLEncoding.EncodeToString
-	return enc([]byte(`{"alg":"EdDSA"}`)) + "." + enc([]byte(`{"tenant_id":"`+tenant+`"}`)) + ".sig"
-}
-
 func TestBreakerIsPerTenant(t *testing.T) {
 	t.Parallel()
 	fake := clienttest.New(t)
@@ -167,15 +160,15 @@ func TestBreakerIsPerTenant(t *testing.T) {
 	c := client.New(fake.URL, nil)
 	ctx := context.Background()
 	for range 5 {
-		if _, err := c.Contact(ctx, tenantToken("A"), b.ID); client.StatusOf(err) != 500 {
+		if _, err := c.Contact(ctx, testkit.TenantToken("A"), b.ID); client.StatusOf(err) != 500 {
 			t.Fatalf("A: err = %v, want the 500", err)
 		}
 	}
-	if _, err := c.Contact(ctx, tenantToken("A"), b.ID); !errors.Is(err, client.ErrUnavailable) {
+	if _, err := c.Contact(ctx, testkit.TenantToken("A"), b.ID); !errors.Is(err, client.ErrUnavailable) {
 		t.Fatalf("A's sixth call = %v, want ErrUnavailable", err)
 	}
 	for range 20 {
-		if got, err := c.Contact(ctx, tenantToken("B"), b.ID); err != nil || got.ID != b.ID {
+		if got, err := c.Contact(ctx, testkit.TenantToken("B"), b.ID); err != nil || got.ID != b.ID {
 			t.Fatalf("B while A's breaker is open = %v, %v; want its contact", got, err)
 		}
 	}
@@ -188,7 +181,7 @@ func TestEveryFourXXPassesThroughAndNeverOpens(t *testing.T) {
 		fake.FailTenant("A", status)
 		c := client.New(fake.URL, nil)
 		for range 10 {
-			_, _, err := c.FindOrCreate(context.Background(), tenantToken("A"), client.ContactInput{ExternalID: "x\u0000"}, "")
+			_, _, err := c.FindOrCreate(context.Background(), testkit.TenantToken("A"), client.ContactInput{ExternalID: "x\u0000"}, "")
 			if client.StatusOf(err) != status || errors.Is(err, client.ErrUnavailable) {
 				t.Fatalf("answer %d came back as %v", status, err)
 			}
