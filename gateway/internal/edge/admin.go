@@ -46,11 +46,11 @@ func NewAdmin(cfg AdminConfig) *fiber.App {
 			return apierr.Unauthenticated()
 		}
 		path := c.Path()
-		pair, ok := cfg.Routes.Match(path)
+		pair, pattern, ok := cfg.Routes.MatchPattern(path)
 		if !routing.Safe(path) || !ok {
 			return apierr.RouteNotFound()
 		}
-		obs.SetRoute(c, pair.Prefix+"/*")
+		obs.SetRoute(c, pattern)
 		if err := checkBody(c); err != nil {
 			return err
 		}

@@ -129,11 +129,11 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 		}
 		return target{kind: kindAPI, upstream: pair.Upstream}, nil
 	}
-	pair, ok := p.cfg.Routes.Match(path)
+	pair, pattern, ok := p.cfg.Routes.MatchPattern(path)
 	if !ok || routing.UnderPrefix(p.base, pair.Prefix) {
 		return target{}, apierr.RouteNotFound()
 	}
-	obs.SetRoute(c, pair.Prefix+"/*")
+	obs.SetRoute(c, pattern)
 	unauthenticated.kind, unauthenticated.upstream = kindPublic, pair.Upstream
 	if routing.UnderPrefix(path, "/webhooks") {
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"

@@ -17,24 +17,35 @@ type Pair struct {
 // matches any one segment, so /admin/v1/tenants/*/messages can go to
 // another service than /admin/v1/tenants.
 type Prefixes struct {
-	pairs []Pair // longest prefix first
+	pairs    []Pair   // longest prefix first
+	patterns []string // pairs[i].Prefix + "/*": the route label of its paths
 }
 
 // NewPrefixes returns the table of the given pairs.
 func NewPrefixes(pairs []Pair) *Prefixes {
 	p := &Prefixes{pairs: append([]Pair(nil), pairs...)}
 	sort.SliceStable(p.pairs, func(i, j int) bool { return len(p.pairs[i].Prefix) > len(p.pairs[j].Prefix) })
+	for _, pair := range p.pairs {
+		p.patterns = append(p.patterns, pair.Prefix+"/*")
+	}
 	return p
 }
 
 // Match returns the pair whose prefix is the longest one matching path.
 func (p *Prefixes) Match(path string) (Pair, bool) {
-	for _, pair := range p.pairs {
+	pair, _, ok := p.MatchPattern(path)
+	return pair, ok
+}
+
+// MatchPattern is Match that also returns the pair's route pattern
+// (<prefix>/*), built once: a bounded label for the request's metrics.
+func (p *Prefixes) MatchPattern(path string) (Pair, string, bool) {
+	for i, pair := range p.pairs {
 		if UnderPrefix(path, pair.Prefix) {
-			return pair, true
+			return pair, p.patterns[i], true
 		}
 	}
-	return Pair{}, false
+	return Pair{}, "", false
 }
 
 // UnderPrefix reports whether path is prefix or lies below it, on a segment
