@@ -3,13 +3,11 @@
 // contacts through contacts-svc and prepares, confirms and reads
 // transactions through transactions-svc, forwarding the caller's internal
 // token and Idempotency-Key (the owning service records the key in its
-// write transaction). Run wires it together.
+// write transaction). Run wires it together on libs/svcrun.
 package aigatewaysvc
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -20,8 +18,6 @@ import (
 	"github.com/paylane/paylane/ai-gateway-svc/internal/app"
 	"github.com/paylane/paylane/ai-gateway-svc/internal/httpapi"
 	"github.com/paylane/paylane/libs/authz"
-	"github.com/paylane/paylane/libs/httpx"
-	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/svcrun"
 )
 
@@ -33,35 +29,22 @@ const (
 )
 
 // Run serves ai-gateway-svc until ctx is done, then drains the HTTP
-// listener and stops.
-func Run(ctx context.Context, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("invalid configuration: %w", err)
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+// listener and stops (libs/svcrun).
+func Run(ctx context.Context, cfg Config, opts ...svcrun.Option) error {
+	return svcrun.Run(ctx, svcrun.Spec{
+		Name: serviceName, Base: cfg.Base, Validate: cfg.Validate,
+		Build: func(_ context.Context, e *svcrun.Env) (svcrun.Parts, error) { return build(cfg, e), nil },
+	}, opts...)
+}
+
+// build wires the use cases on the peers' clients and the routes.
+func build(cfg Config, e *svcrun.Env) svcrun.Parts {
 	hc := &http.Client{Timeout: peerTimeout}
 	uc := app.New(
 		contacts.New(strings.TrimRight(cfg.ContactsURL, "/"), hc),
 		transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), hc),
 	)
-	reg := obs.NewRegistry()
-	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web := e.NewApp()
 	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
-
-	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener,
-		InternalAddr: cfg.InternalAddr, Web: web, Registry: reg, Log: log})
-	if err != nil {
-		return err
-	}
-	log.Info("ai-gateway-svc started", "http_addr", svc.HTTPAddr(), "internal_addr", svc.InternalAddr())
-	if cfg.Ready != nil {
-		cfg.Ready(Addrs{HTTP: svc.HTTPAddr(), Internal: svc.InternalAddr()})
-	}
-	err = svc.Wait()
-	log.Info("ai-gateway-svc stopped")
-	return err
+	return svcrun.Parts{Web: web}
 }

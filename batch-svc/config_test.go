@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paylane/paylane/libs/envconf"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -41,9 +43,9 @@ func TestConfigFromEnv(t *testing.T) {
 
 func TestValidateNamesEveryProblem(t *testing.T) {
 	t.Parallel()
-	err := Config{HTTPAddr: ":8080", InternalAddr: ":9090", DBMaxConns: 1, IdentityURL: "x", ContactsURL: "http://c",
+	err := Config{Base: envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DBMaxConns: 1, IdentityURL: "x"}, ContactsURL: "http://c",
 		RetryFor: -time.Second}.Validate()
-	for _, want := range []string{"DATABASE_URL", "IDENTITY_URL", "SERVICE_SECRET", "BATCH_WORKERS", "BATCH_LEASE",
+	for _, want := range []string{"DATABASE_URL", "DB_MAX_CONNS", "IDENTITY_URL", "SERVICE_SECRET", "BATCH_WORKERS", "BATCH_LEASE",
 		"BATCH_POLL_INTERVAL", "BATCH_RETRY_BASE", "BATCH_RETRY_FOR", "BATCH_SUBMISSIONS_PER_MINUTE", "BATCHES_IN_FLIGHT"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to name %s", err, want)

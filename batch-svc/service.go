@@ -2,34 +2,27 @@
 // batch headers, the stored items and the row errors, accepts submissions
 // (POST /api/v1/{contacts,receivables,payables}/batch), serves the batch
 // reads (/api/v1/batches) and runs the workers that write the items through
-// the services owning the records. Run wires it together.
+// the services owning the records. Run wires it together on libs/svcrun.
 package batchsvc
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/httpapi"
+	"github.com/paylane/paylane/batch-svc/internal/peers"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
-	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
-	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
-	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
 )
 
 const (
-	shutdownTimeout = 10 * time.Second
 	cleanupInterval = time.Hour
 	jwksPath        = "/internal/v1/jwks"
 	// bodyLimit is a batch's payload limit (the gateway answers 413
@@ -37,114 +30,42 @@ const (
 	bodyLimit = 5 << 20
 )
 
-// Migrate applies the migrations with the owner DSN and grants the app role
-// (the user of DatabaseURL) its DML rights.
-func Migrate(ctx context.Context, cfg Config) error {
-	if cfg.MigrateDatabaseURL == "" || cfg.DatabaseURL == "" {
-		return errors.New("migrating needs MIGRATE_DATABASE_URL and DATABASE_URL")
-	}
-	if err := pgdb.Migrate(ctx, cfg.MigrateDatabaseURL, pgdb.AppRole(cfg.DatabaseURL), migrations.Sets()...); err != nil {
-		return fmt.Errorf("migrating: %w", err)
-	}
-	return nil
+// Tokens issues the workers' service tokens (see WithTokens).
+type Tokens = peers.Tokens
+
+// WithTokens replaces identity-svc's service tokens (tests).
+func WithTokens(t Tokens) svcrun.Option { return svcrun.WithSeam(t) }
+
+// Run serves batch-svc until ctx is done, then shuts down gracefully
+// (libs/svcrun): the HTTP listener drains, each worker finishes its chunk
+// in flight and releases its batch, the relay stops.
+func Run(ctx context.Context, cfg Config, opts ...svcrun.Option) error {
+	return svcrun.Run(ctx, svcrun.Spec{
+		Name: serviceName, Base: cfg.Base, Migrations: migrations.Sets(), Validate: cfg.Validate,
+		Build: func(_ context.Context, e *svcrun.Env) (svcrun.Parts, error) { return buildService(cfg, e) },
+	}, opts...)
 }
 
-// Run serves batch-svc until ctx is done, then shuts down gracefully: the
-// HTTP listener drains, each worker finishes its chunk in flight and
-// releases its batch, the relay stops.
-func Run(ctx context.Context, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("invalid configuration: %w", err)
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.MigrateDatabaseURL != "" {
-		if err := Migrate(ctx, cfg); err != nil {
-			return err
-		}
-	}
-	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
-	if err != nil {
-		return fmt.Errorf("opening database: %w", err)
-	}
-	defer pool.Close()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// buildService wires the use cases, the routes and the workers.
+func buildService(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	var relay *outbox.Relay
 	if len(cfg.KafkaBrokers) > 0 {
-		relay = outbox.NewRelay(pool, cfg.KafkaBrokers, log)
+		relay = outbox.NewRelay(e.Pool, cfg.KafkaBrokers, e.Log)
 	}
-	reg := obs.NewRegistry()
-	metrics, err := app.NewMetrics(reg)
+	metrics, err := app.NewMetrics(e.Registry)
 	if err != nil {
-		return err
+		return svcrun.Parts{}, err
 	}
-	parts := build(cfg, pool, relay, metrics, log)
-	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, parts.app, pool, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
-
-	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
-	if err != nil {
-		return err
-	}
-	httpDone := make(chan error, 1)
-	go func() { httpDone <- web.Listener(ln) }()
-	internalAddr, internalDone, err := obs.ServeInternal(ctx, cfg.InternalAddr, reg, pool.Ping, log)
-	if err != nil {
-		_ = web.Shutdown()
-		return fmt.Errorf("serving internal listener: %w", err)
-	}
-
-	var workers sync.WaitGroup
-	workerErr := make(chan error, 1)
-	workers.Go(func() { parts.workers.Run(ctx) })
-	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
+	tokens, _ := svcrun.Seam[Tokens](e)
+	p := build(cfg, tokens, e.Pool, relay, metrics, e.Log)
+	web := e.NewApp(fiber.Config{BodyLimit: bodyLimit})
+	httpapi.Register(web, p.app, e.Pool, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
+	parts := svcrun.Parts{Web: web, LogAttrs: []any{"workers", cfg.Workers}, Workers: []svcrun.Worker{
+		svcrun.Loop("batch workers", p.workers.Run),
+		svcrun.Loop("cleanup", func(ctx context.Context) { idempotency.CleanupEvery(ctx, e.Pool, cleanupInterval, e.Log) }),
+	}}
 	if relay != nil {
-		workers.Go(func() {
-			if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-				workerErr <- fmt.Errorf("outbox relay: %w", err)
-			}
-		})
+		parts.Workers = append(parts.Workers, svcrun.Worker{Name: "outbox relay", Run: relay.Run})
 	}
-	log.Info("batch-svc started", "http_addr", ln.Addr().String(), "internal_addr", internalAddr.String(),
-		"workers", cfg.Workers, "kafka", relay != nil)
-	if cfg.Ready != nil {
-		cfg.Ready(Addrs{HTTP: ln.Addr().String(), Internal: internalAddr.String()})
-	}
-	err = await(ctx, cancel, web, httpDone, internalDone, workerErr, log)
-	workers.Wait()
-	log.Info("batch-svc stopped")
-	return err
-}
-
-// await waits until ctx is done or a listener or worker stops, then cancels
-// ctx (stopping the workers and the internal listener) and shuts the HTTP
-// listener down. It returns why the service stopped (nil for ctx).
-func await(ctx context.Context, cancel context.CancelFunc, web *fiber.App,
-	httpDone, internalDone, workerErr <-chan error, log *slog.Logger) error {
-	var runErr error
-	internalStopped := false
-	select {
-	case <-ctx.Done():
-	case err := <-httpDone:
-		runErr = fmt.Errorf("http listener stopped: %w", err)
-	case err := <-internalDone:
-		internalStopped = true
-		runErr = fmt.Errorf("internal listener stopped: %w", err)
-	case runErr = <-workerErr:
-	}
-	cancel()
-	if err := web.ShutdownWithTimeout(shutdownTimeout); err != nil {
-		log.Warn("http shutdown", "error", err)
-	}
-	if !internalStopped {
-		if err := <-internalDone; err != nil {
-			log.Warn("internal shutdown", "error", err)
-		}
-	}
-	return runErr
+	return parts, nil
 }

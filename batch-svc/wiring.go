@@ -31,9 +31,8 @@ type parts struct {
 }
 
 // build wires the use cases, the writers of each batch type and the
-// workers. relay may be nil (no Kafka).
-func build(cfg Config, pool *pgxpool.Pool, relay *outbox.Relay, metrics *app.Metrics, log *slog.Logger) parts {
-	tokens := cfg.Tokens
+// workers. relay may be nil (no Kafka); tokens nil means identity-svc's.
+func build(cfg Config, tokens peers.Tokens, pool *pgxpool.Pool, relay *outbox.Relay, metrics *app.Metrics, log *slog.Logger) parts {
 	if tokens == nil {
 		tokens = identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
 	}

@@ -1,80 +1,46 @@
-package contacts
+package contactssvc
 
 import (
 	"errors"
 	"fmt"
-	"github.com/paylane/paylane/contacts-svc/internal/app"
-	"github.com/paylane/paylane/contacts-svc/internal/optins"
-	optinclient "github.com/paylane/paylane/optin-svc/client"
-	"log/slog"
-	"net"
 	"net/http"
-	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/contacts-svc/internal/app"
+	"github.com/paylane/paylane/contacts-svc/internal/optins"
 	"github.com/paylane/paylane/libs/envconf"
-	"github.com/paylane/paylane/libs/obs"
+	optinclient "github.com/paylane/paylane/optin-svc/client"
 )
 
-// Config is everything contacts-svc needs to run, filled from the
+// Config is everything contacts-svc needs to run, read from the
 // environment by ConfigFromEnv or built directly (devstack, tests).
+// HTTPAddr serves /api/v1 (through the gateway) and /internal/v1.
 type Config struct {
-	// HTTPAddr serves /api/v1 (through the gateway) and /internal/v1 (HTTP_ADDR, ":8080").
-	HTTPAddr string
-	// HTTPListener, when set, is served instead of listening on HTTPAddr
-	// (the devstack binds every service's address before any starts).
-	HTTPListener net.Listener
-	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
-	InternalAddr string
-	// DatabaseURL is the app role's DSN (DATABASE_URL).
-	DatabaseURL string
-	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
-	MigrateDatabaseURL string
-	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
-	DBMaxConns int32
-	// KafkaBrokers receive the outbox's events; empty runs no relay (KAFKA_BROKERS).
-	KafkaBrokers []string
-	// IdentityURL is identity-svc's base URL; internal tokens are verified
-	// with the keys of IdentityURL/internal/v1/jwks (IDENTITY_URL).
-	IdentityURL string
+	envconf.Base
 	// DefaultRegion reads national phone numbers of requests whose internal
 	// token carries no tenant region (DEFAULT_REGION, "US").
-	DefaultRegion string
+	DefaultRegion string `env:"DEFAULT_REGION" envDefault:"US"`
 	// OptInURL is optin-svc's base URL; a single contact read shows the
 	// opt-in status and consents it answers. Empty: every contact reads as
 	// "none" with no consents (a deployment without opt-in) (OPTIN_URL).
-	OptInURL string
+	OptInURL string `env:"OPTIN_URL"`
 	// OptInCacheTTL is how long a single read may reuse optin-svc's answer
 	// for a contact; optin-svc's events evict changed answers sooner (they
 	// are followed when KafkaBrokers is set). 0 asks optin-svc on every
 	// read (OPTIN_CACHE_TTL, 10s; at most 1m).
-	OptInCacheTTL time.Duration
+	OptInCacheTTL time.Duration `env:"OPTIN_CACHE_TTL" envDefault:"10s"`
 	// OptInCacheSize bounds the answers kept per replica when
 	// OptInCacheTTL > 0 (OPTIN_CACHE_SIZE, 50000).
-	OptInCacheSize int
-	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
-	Logger *slog.Logger
-	// Ready, when set, is called with the bound addresses once every listener is up.
-	Ready func(Addrs)
-}
-
-// Addrs are the addresses Run listens on.
-type Addrs struct {
-	HTTP, Internal string
+	OptInCacheSize int `env:"OPTIN_CACHE_SIZE" envDefault:"50000"`
 }
 
 // Defaults of the configuration.
 const (
-	DefaultHTTPAddr      = ":8080"
-	DefaultInternalAddr  = ":9090"
-	DefaultDBMaxConns    = 10
-	DefaultRegion        = "US"
-	jwksPath             = "/internal/v1/jwks"
-	serviceName          = "contacts-svc"
-	maxDBConnsConfigured = 1000
+	DefaultRegion = "US"
+	jwksPath      = "/internal/v1/jwks"
+	serviceName   = "contacts-svc"
 	// DefaultOptInCacheTTL bounds how stale a single read's opt-in status
 	// may be when no event announces the change.
 	DefaultOptInCacheTTL  = 10 * time.Second
@@ -88,65 +54,15 @@ var regionPattern = regexp.MustCompile(`^[A-Z]{2}$`)
 // ConfigFromEnv reads the configuration from the environment. It fails on
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
-	cfg := Config{
-		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
-		DatabaseURL:        os.Getenv("DATABASE_URL"),
-		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
-		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
-		OptInURL:           os.Getenv("OPTIN_URL"),
-		IdentityURL:        os.Getenv("IDENTITY_URL"),
-		DefaultRegion:      strings.ToUpper(envconf.Or("DEFAULT_REGION", DefaultRegion)),
-		OptInCacheTTL:      DefaultOptInCacheTTL,
-		OptInCacheSize:     DefaultOptInCacheSize,
-	}
-	var errs []error
-	if v := os.Getenv("OPTIN_CACHE_TTL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("OPTIN_CACHE_TTL: %w", err))
-		}
-		cfg.OptInCacheTTL = d
-	}
-	if v := os.Getenv("OPTIN_CACHE_SIZE"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("OPTIN_CACHE_SIZE: %w", err))
-		}
-		cfg.OptInCacheSize = n
-	}
-	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 32)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("DB_MAX_CONNS: %w", err))
-		}
-		cfg.DBMaxConns = int32(n)
-	}
-	level, err := envconf.LogLevel()
-	errs = append(errs, err)
-	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
-	return cfg, errors.Join(errs...)
+	var cfg Config
+	err := envconf.Parse(&cfg)
+	cfg.DefaultRegion = strings.ToUpper(cfg.DefaultRegion)
+	return cfg, err
 }
 
 // Validate reports every problem of the configuration at once.
 func (c Config) Validate() error {
-	var errs []error
-	if c.HTTPAddr == "" {
-		errs = append(errs, errors.New("HTTP_ADDR is required"))
-	}
-	if c.InternalAddr == "" {
-		errs = append(errs, errors.New("INTERNAL_ADDR is required"))
-	}
-	if c.DatabaseURL == "" {
-		errs = append(errs, errors.New("DATABASE_URL is required"))
-	}
-	if c.DBMaxConns < 1 || c.DBMaxConns > maxDBConnsConfigured {
-		errs = append(errs, fmt.Errorf("DB_MAX_CONNS must be between 1 and %d", maxDBConnsConfigured))
-	}
-	if !strings.HasPrefix(c.IdentityURL, "http://") && !strings.HasPrefix(c.IdentityURL, "https://") {
-		errs = append(errs, errors.New("IDENTITY_URL must be the http(s) base URL of identity-svc"))
-	}
+	errs := c.Check(envconf.Database | envconf.Identity)
 	if !regionPattern.MatchString(c.DefaultRegion) {
 		errs = append(errs, errors.New("DEFAULT_REGION must be an ISO 3166-1 alpha-2 code such as US"))
 	}

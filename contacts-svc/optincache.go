@@ -1,4 +1,4 @@
-package contacts
+package contactssvc
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package contacts_test
+package contactssvc_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package contacts_test
+package contactssvc_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 )
@@ -155,8 +156,8 @@ func TestInternalListener(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	t.Parallel()
-	good := contacts.Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 10,
-		IdentityURL: "http://identity-svc:8080", DefaultRegion: "US"}
+	good := contacts.Config{Base: envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 10,
+		IdentityURL: "http://identity-svc:8080"}, DefaultRegion: "US"}
 	tests := []struct {
 		name    string
 		change  func(*contacts.Config)

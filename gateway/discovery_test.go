@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/paylane/paylane/gateway"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // consulAgent is a stand-in Consul agent: it speaks
@@ -78,7 +79,7 @@ func lookupOf(env map[string]string) func(string) (string, bool) {
 func TestRunRegistersWithConsulAndDeregistersAtStop(t *testing.T) {
 	t.Parallel()
 	agent := newConsulAgent(t, false)
-	registrar, err := gateway.RegistrarFromEnv(lookupOf(map[string]string{
+	registrar, err := svcrun.RegistrarFromEnv(lookupOf(map[string]string{
 		"CONSUL_HTTP_ADDR": agent.url, "CONSUL_HTTP_TOKEN": "acl-token",
 	}))
 	if err != nil || registrar == nil {
@@ -88,9 +89,10 @@ func TestRunRegistersWithConsulAndDeregistersAtStop(t *testing.T) {
 	cfg.Registrar, cfg.AdvertiseHost = registrar, "127.0.0.1"
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan gateway.Addrs, 1)
-	cfg.Ready = func(a gateway.Addrs) { ready <- a }
 	done := make(chan error, 1)
-	go func() { done <- gateway.Run(ctx, cfg) }()
+	go func() {
+		done <- gateway.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- gateway.AddrsOf(a) }))
+	}()
 	var addrs gateway.Addrs
 	select {
 	case addrs = <-ready:
@@ -128,14 +130,13 @@ func TestRunRegistersWithConsulAndDeregistersAtStop(t *testing.T) {
 func TestRunFailsWhenRegistrationFails(t *testing.T) {
 	t.Parallel()
 	agent := newConsulAgent(t, true)
-	registrar, err := gateway.RegistrarFromEnv(lookupOf(map[string]string{"CONSUL_HTTP_ADDR": agent.url}))
+	registrar, err := svcrun.RegistrarFromEnv(lookupOf(map[string]string{"CONSUL_HTTP_ADDR": agent.url}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := newWorld(t).config()
 	cfg.Registrar, cfg.AdvertiseHost = registrar, "127.0.0.1"
-	cfg.Ready = func(gateway.Addrs) { t.Error("Ready called although the registration failed") }
-	err = gateway.Run(context.Background(), cfg)
+	err = gateway.Run(context.Background(), cfg, svcrun.WithReady(func(svcrun.Addrs) { t.Error("Ready called although the registration failed") }))
 	if err == nil || !strings.Contains(err.Error(), "registering") {
 		t.Fatalf("Run with a failing agent = %v, want a registration error", err)
 	}
@@ -147,7 +148,7 @@ func TestRunFailsWhenRegistrationFails(t *testing.T) {
 func TestRegistrarFromEnvWithoutConsul(t *testing.T) {
 	t.Parallel()
 	for _, env := range []map[string]string{{}, {"CONSUL_HTTP_ADDR": ""}, {"CONSUL_HTTP_TOKEN": "x"}} {
-		if r, err := gateway.RegistrarFromEnv(lookupOf(env)); r != nil || err != nil {
+		if r, err := svcrun.RegistrarFromEnv(lookupOf(env)); r != nil || err != nil {
 			t.Errorf("RegistrarFromEnv(%v) = %v, %v; want nil, nil", env, r, err)
 		}
 	}

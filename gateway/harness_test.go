@@ -21,6 +21,7 @@ import (
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/gateway/internal/peertest"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 const adminToken = "admin-token-for-tests-0123456789"
@@ -57,9 +58,10 @@ func start(t *testing.T, cfg gateway.Config) gateway.Addrs {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan gateway.Addrs, 1)
-	cfg.Ready = func(a gateway.Addrs) { ready <- a }
 	done := make(chan error, 1)
-	go func() { done <- gateway.Run(ctx, cfg) }()
+	go func() {
+		done <- gateway.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- gateway.AddrsOf(a) }))
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

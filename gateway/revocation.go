@@ -13,10 +13,10 @@ import (
 // consumeRevocations evicts the cached answers of revoked tokens. The
 // consumer group is unique to this process, so every replica sees every
 // event.
-func consumeRevocations(ctx context.Context, cfg Config, resolver *tokens.Resolver) error {
+func consumeRevocations(ctx context.Context, cfg Config, resolver *tokens.Resolver, log *slog.Logger) error {
 	group := "gateway-" + ids.New()
-	err := events.Consume(ctx, cfg.KafkaBrokers, group, []string{events.TopicIdentity}, cfg.Logger,
-		evictRevoked(resolver, cfg.Logger))
+	err := events.Consume(ctx, cfg.KafkaBrokers, group, []string{events.TopicIdentity}, log,
+		evictRevoked(resolver, log))
 	if ctx.Err() != nil {
 		return nil
 	}

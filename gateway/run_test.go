@@ -17,6 +17,7 @@ import (
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/gateway/openapi"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 func TestRunServesHealthDocumentAndInternalEndpoints(t *testing.T) {
@@ -159,8 +160,8 @@ func TestRunStopsWhenCancelledAtOnce(t *testing.T) {
 	w := newWorld(t)
 	cfg := w.config()
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg.Ready = func(gateway.Addrs) { cancel() } // before the servers may have started serving
-	if err := gateway.Run(ctx, cfg); err != nil {
+	// Ready cancels before the servers may have started serving.
+	if err := gateway.Run(ctx, cfg, svcrun.WithReady(func(svcrun.Addrs) { cancel() })); err != nil {
 		t.Errorf("Run = %v, want nil after shutdown", err)
 	}
 }
@@ -180,8 +181,8 @@ func TestRunRefusesBadConfig(t *testing.T) {
 			t.Parallel()
 			cfg := w.config()
 			mod(&cfg)
-			cfg.Ready = func(gateway.Addrs) { t.Error("Ready called for a bad configuration") }
-			if err := gateway.Run(context.Background(), cfg); err == nil {
+			ready := svcrun.WithReady(func(svcrun.Addrs) { t.Error("Ready called for a bad configuration") })
+			if err := gateway.Run(context.Background(), cfg, ready); err == nil {
 				t.Error("Run = nil, want an error")
 			}
 		})

@@ -8,16 +8,16 @@
 package gateway
 
 import (
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/paylane/paylane/libs/discovery"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // Defaults of the configuration (spec section 8 for the limits).
@@ -35,59 +35,83 @@ const (
 	DefaultReadTimeout = 5 * time.Second
 )
 
-// Config is the gateway's configuration. Zero limits and TTL take their
-// defaults in Run; the listen addresses of ConfigFromEnv default to the
-// Default*Addr constants (tests pass 127.0.0.1:0).
+// Config is the gateway's configuration, read from the environment by
+// ConfigFromEnv (names in README.md) or built directly (devstack, tests).
+// Zero limits and TTL take their defaults in Run; the listen addresses of
+// ConfigFromEnv default to the Default*Addr constants (tests pass
+// 127.0.0.1:0). The gateway owns no database, and its public listener keeps
+// its own variable (LISTEN_ADDR); Common gives the shared part to
+// libs/svcrun.
 type Config struct {
-	ListenAddr string // public listener
-	// PublicListener, when set, is served (behind TLS when configured)
-	// instead of listening on ListenAddr: the devstack binds it before the
-	// services start, since they learn the public URL first.
-	PublicListener net.Listener
-	AdminAddr      string // operator plane listener
-	InternalAddr   string // /healthz, /readyz, /metrics, pprof
+	// ListenAddr is the public listener (LISTEN_ADDR, ":8443").
+	ListenAddr string `env:"LISTEN_ADDR" envDefault:":8443"`
+	// AdminAddr is the operator plane's listener (ADMIN_ADDR, ":8444").
+	AdminAddr string `env:"ADMIN_ADDR" envDefault:":8444"`
+	// InternalAddr serves /healthz, /readyz, /metrics, pprof (INTERNAL_ADDR, ":9090").
+	InternalAddr string `env:"INTERNAL_ADDR" envDefault:":9090"`
 	// TLSCertFile and TLSKeyFile, both set, make the public and admin
-	// listeners TLS 1.2+.
-	TLSCertFile, TLSKeyFile string
-	// IdentityURL is the base URL of identity-svc (token introspection).
-	IdentityURL string
+	// listeners TLS 1.2+ (TLS_CERT_FILE, TLS_KEY_FILE).
+	TLSCertFile string `env:"TLS_CERT_FILE"`
+	TLSKeyFile  string `env:"TLS_KEY_FILE"`
+	// IdentityURL is the base URL of identity-svc (token introspection) (IDENTITY_URL).
+	IdentityURL string `env:"IDENTITY_URL"`
 	// Routes send a path prefix to an upstream base URL (longest prefix
-	// wins); AdminRoutes the same for the admin listener.
-	Routes, AdminRoutes []Route
-	// AdminToken guards the admin listener.
-	AdminToken string
+	// wins) (ROUTES); AdminRoutes the same for the admin listener (ADMIN_ROUTES).
+	Routes      RouteTable `env:"ROUTES"`
+	AdminRoutes RouteTable `env:"ADMIN_ROUTES"`
+	// AdminToken guards the admin listener (ADMIN_TOKEN).
+	AdminToken string `env:"ADMIN_TOKEN"`
 	// RedisURL, when set, keeps rate-limit counters in Redis (shared by
-	// every replica); otherwise they live in memory.
-	RedisURL     string
-	KafkaBrokers []string
+	// every replica); otherwise they live in memory (REDIS_URL).
+	RedisURL string `env:"REDIS_URL"`
+	// KafkaBrokers carry token.revoked (KAFKA_BROKERS).
+	KafkaBrokers []string `env:"KAFKA_BROKERS"`
 	// Per-minute limits: per token (unless the tenant's own limit is set),
-	// per IP without a valid token, per IP on /webhooks/.
-	TokenPerMinute, IPPerMinute, WebhookPerMinute int
-	// TokenCacheTTL bounds how long an introspection answer is reused.
-	TokenCacheTTL time.Duration
+	// per IP without a valid token, per IP on /webhooks/
+	// (RATE_LIMIT_TOKEN_PER_MINUTE 60, RATE_LIMIT_IP_PER_MINUTE 30,
+	// RATE_LIMIT_WEBHOOK_PER_MINUTE 120).
+	TokenPerMinute   int `env:"RATE_LIMIT_TOKEN_PER_MINUTE" envDefault:"60"`
+	IPPerMinute      int `env:"RATE_LIMIT_IP_PER_MINUTE" envDefault:"30"`
+	WebhookPerMinute int `env:"RATE_LIMIT_WEBHOOK_PER_MINUTE" envDefault:"120"`
+	// TokenCacheTTL bounds how long an introspection answer is reused (TOKEN_CACHE_TTL, 5s).
+	TokenCacheTTL time.Duration `env:"TOKEN_CACHE_TTL" envDefault:"5s"`
 	// ReadTimeout bounds reading a request on the public and admin
 	// listeners (DefaultReadTimeout when 0): a client that announces more
-	// body than it sends, or never ends its headers, gets 408.
-	ReadTimeout time.Duration
+	// body than it sends, or never ends its headers, gets 408 (READ_TIMEOUT, 5s).
+	ReadTimeout time.Duration `env:"READ_TIMEOUT" envDefault:"5s"`
 	// PublicBaseURL, when set, gives X-Forwarded-Proto and X-Forwarded-Host
 	// (so links the services build never follow a client's Host header) and
-	// the server URL of the served OpenAPI document.
-	PublicBaseURL string
-	// ExtraRootCAs are trusted for HTTPS upstreams besides the system roots.
-	ExtraRootCAs *x509.CertPool
+	// the server URL of the served OpenAPI document (PUBLIC_BASE_URL).
+	PublicBaseURL string `env:"PUBLIC_BASE_URL"`
+	// LogLevel is debug, info, warn or error (LOG_LEVEL, info).
+	LogLevel slog.Level `env:"LOG_LEVEL" envDefault:"info"`
 	// Registrar, when set, registers this instance (the public listener's
 	// port, with a health check on the internal listener's /readyz) at
-	// start and deregisters it at stop; RegistrarFromEnv gives Consul's
-	// when CONSUL_HTTP_ADDR is set. Nil registers nowhere (Kubernetes,
-	// devstack, tests).
-	Registrar discovery.Registrar
+	// start and deregisters it at stop; ConfigFromEnv sets Consul's when
+	// CONSUL_HTTP_ADDR is set. Nil registers nowhere (Kubernetes, devstack,
+	// tests).
+	Registrar discovery.Registrar `env:"-"`
 	// AdvertiseHost is the host the registration announces; empty means the
 	// machine's host name.
-	AdvertiseHost string
-	Logger        *slog.Logger
-	// Ready, when set, is called with the bound addresses once every
-	// listener is up.
-	Ready func(Addrs)
+	AdvertiseHost string `env:"-"`
+}
+
+// RouteTable is a route table as ROUTES and ADMIN_ROUTES write it (see
+// ParseRoutes).
+type RouteTable []Route
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *RouteTable) UnmarshalText(b []byte) error {
+	routes, err := ParseRoutes(string(b))
+	*t = routes
+	return err
+}
+
+// Common is the part of the configuration every service shares, for
+// libs/svcrun: the public listener is the HTTP one.
+func (c Config) Common() envconf.Base {
+	return envconf.Base{HTTPAddr: c.ListenAddr, InternalAddr: c.InternalAddr, KafkaBrokers: c.KafkaBrokers,
+		IdentityURL: c.IdentityURL, LogLevel: c.LogLevel}
 }
 
 // Route sends every request whose path is Prefix or lies below it to
@@ -99,6 +123,12 @@ type Route struct {
 // Addrs are the bound addresses of the gateway's listeners.
 type Addrs struct {
 	Public, Admin, Internal string
+}
+
+// AddrsOf names the addresses svcrun reports (WithReady) by the gateway's
+// listeners.
+func AddrsOf(a svcrun.Addrs) Addrs {
+	return Addrs{Public: a.HTTP, Admin: a.Servers[adminServer], Internal: a.Internal}
 }
 
 // ParseRoutes reads a route table written as
@@ -190,9 +220,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = DefaultReadTimeout
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }

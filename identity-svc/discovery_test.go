@@ -1,4 +1,4 @@
-package identity_test
+package identitysvc_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 
 	identity "github.com/paylane/paylane/identity-svc"
 	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // agent is a stand-in Consul agent: it speaks /v1/agent/service/register
@@ -85,7 +87,7 @@ func consulConfig(t *testing.T, a *agent) identity.Config {
 	db := testsvc.NewDB(t)
 	_, seed := testsvc.Signer(t)
 	return identity.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: db.AppDSN, DBMaxConns: 2,
+		Base:       envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: db.AppDSN, DBMaxConns: 2},
 		SigningKey: seed, AdminToken: testsvc.AdminToken, InternalTokenTTL: time.Minute,
 		Registrar: env.Registrar, AdvertiseHost: "127.0.0.1",
 	}
@@ -95,11 +97,10 @@ func TestRunRegistersWithConsulAndDeregistersAtStop(t *testing.T) {
 	a := newAgent(t, false)
 	cfg := consulConfig(t, a)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan identity.Addrs, 1)
-	cfg.Ready = func(addrs identity.Addrs) { ready <- addrs }
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
-	go func() { done <- identity.Run(ctx, cfg) }()
-	var addrs identity.Addrs
+	go func() { done <- identity.Run(ctx, cfg, svcrun.WithReady(func(addrs svcrun.Addrs) { ready <- addrs })) }()
+	var addrs svcrun.Addrs
 	select {
 	case addrs = <-ready:
 	case err := <-done:

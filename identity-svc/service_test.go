@@ -1,9 +1,10 @@
-package identity_test
+package identitysvc_test
 
 import (
 	"context"
 	"encoding/base64"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -13,6 +14,8 @@ import (
 
 	identity "github.com/paylane/paylane/identity-svc"
 	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -37,14 +40,11 @@ func TestConfigFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Logger == nil {
-		t.Error("no logger")
-	}
-	cfg.Logger = nil
 	want := identity.Config{
-		HTTPAddr: ":1234", InternalAddr: ":9090",
-		DatabaseURL: "postgres://app@db/identity", MigrateDatabaseURL: "postgres://owner@db/identity",
-		DBMaxConns: 3, KafkaBrokers: []string{"k1:9092", "k2:9092"}, SigningKey: seed,
+		Base: envconf.Base{HTTPAddr: ":1234", InternalAddr: ":9090",
+			DatabaseURL: "postgres://app@db/identity", MigrateDatabaseURL: "postgres://owner@db/identity",
+			DBMaxConns: 3, KafkaBrokers: []string{"k1:9092", "k2:9092"}, LogLevel: slog.LevelDebug},
+		SigningKey: seed,
 		AdminToken: "admin", ServiceSecret: "service-secret-0123456789", InternalTokenTTL: 30 * time.Second,
 	}
 	if diff := cmp.Diff(want, cfg); diff != "" {
@@ -70,7 +70,7 @@ func TestConfigFromEnvRejectsUnparsableValues(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
-	valid := identity.Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 1,
+	valid := identity.Config{Base: envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 2},
 		SigningKey: make([]byte, 32), AdminToken: "a", InternalTokenTTL: time.Minute}
 	tests := []struct {
 		name   string
@@ -82,6 +82,7 @@ func TestValidate(t *testing.T) {
 		{"no admin token", func(c *identity.Config) { c.AdminToken = "" }, "ADMIN_TOKEN"},
 		{"zero ttl", func(c *identity.Config) { c.InternalTokenTTL = 0 }, "INTERNAL_TOKEN_TTL"},
 		{"no pool", func(c *identity.Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
+		{"pool of one", func(c *identity.Config) { c.DBMaxConns = 1 }, "DB_MAX_CONNS"},
 		{"short service secret", func(c *identity.Config) { c.ServiceSecret = "short" }, "SERVICE_SECRET"},
 	}
 	if err := valid.Validate(); err != nil {
@@ -138,17 +139,16 @@ func TestRunMigratesAndStopsOnCancel(t *testing.T) {
 	app := pg.Database(t, "identity_empty")
 	_, seed := testsvc.Signer(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan identity.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- identity.Run(ctx, identity.Config{
-			HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-			DatabaseURL: app, MigrateDatabaseURL: pg.OwnerDSN(t, app), DBMaxConns: 2,
+			Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+				DatabaseURL: app, MigrateDatabaseURL: pg.OwnerDSN(t, app), DBMaxConns: 2},
 			SigningKey: seed, AdminToken: testsvc.AdminToken, InternalTokenTTL: time.Minute,
-			Ready: func(a identity.Addrs) { ready <- a },
-		})
+		}, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
 	}()
-	var addrs identity.Addrs
+	var addrs svcrun.Addrs
 	select {
 	case addrs = <-ready:
 	case err := <-done:

@@ -3,6 +3,7 @@ module github.com/paylane/paylane/libs
 go 1.26.8
 
 require (
+	github.com/caarlos0/env/v11 v11.4.2
 	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/golang-jwt/jwt/v5 v5.3.1

@@ -1,4 +1,4 @@
-package optin_test
+package optinsvc_test
 
 import (
 	"strings"
@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/paylane/paylane/libs/envconf"
 	optin "github.com/paylane/paylane/optin-svc"
 )
 
@@ -35,14 +35,15 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := optin.Config{
-		HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://app@db/optin", DBMaxConns: 7,
-		KafkaBrokers: []string{"k1:9092", "k2:9092"}, IdentityURL: "http://identity-svc:8080", ServiceSecret: "s",
-		ContactsURL: "http://contacts-svc:8080", TransactionsURL: "http://transactions-svc:8080", AdminToken: "a", PublicBaseURL: "https://api.paylane.example",
+		Base: envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://app@db/optin", DBMaxConns: 7,
+			KafkaBrokers: []string{"k1:9092", "k2:9092"}, IdentityURL: "http://identity-svc:8080"},
+		ServiceSecret: "s",
+		ContactsURL:   "http://contacts-svc:8080", TransactionsURL: "http://transactions-svc:8080", AdminToken: "a", PublicBaseURL: "https://api.paylane.example",
 		DefaultRegion: "US", SMSProvider: "twilio", TwilioAccountSID: "AC1", TwilioAuthToken: "tok",
 		TwilioBaseURL: "https://api.twilio.com", SMSDefaultFrom: "+15005550006", SMSAuthToken: "tok",
 		SendMaxAttempts: 6, SendRetryBase: 5 * time.Second, SendPollInterval: time.Second,
 	}
-	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreFields(optin.Config{}, "Logger")); diff != "" {
+	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
 	}
 	if err := cfg.Validate(); err != nil {

@@ -1,4 +1,4 @@
-package optin
+package optinsvc
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package optin
+package optinsvc
 
 import (
 	"github.com/paylane/paylane/optin-svc/internal/sms"

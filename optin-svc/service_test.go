@@ -1,4 +1,4 @@
-package optin_test
+package optinsvc_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
 	"github.com/paylane/paylane/optin-svc/internal/testsvc"
@@ -45,7 +47,8 @@ func TestRunServesProbesAndStops(t *testing.T) {
 
 func TestMigrateNeedsBothDSNs(t *testing.T) {
 	t.Parallel()
-	if err := optin.Migrate(context.Background(), optin.Config{DatabaseURL: "postgres://x"}); err == nil {
+	cfg := optin.Config{Base: envconf.Base{DatabaseURL: "postgres://x"}}
+	if err := optin.Run(context.Background(), cfg, svcrun.MigrateOnly()); err == nil {
 		t.Fatal("Migrate without MIGRATE_DATABASE_URL returned nil")
 	}
 }

@@ -1,39 +1,45 @@
-package optin
+package optinsvc
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"sync"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/inbox"
-	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/httpapi"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
 
+// build wires the use cases, the routes and the workers.
+func build(cfg Config, e *svcrun.Env) svcrun.Parts {
+	a := newApp(cfg, e)
+	web := e.NewApp()
+	httpapi.Register(web, httpapi.Deps{
+		App:        a,
+		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
+		Pool:       e.Pool,
+		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
+		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion, Log: e.Log,
+	})
+	return svcrun.Parts{Web: web, Workers: workers(cfg, e, a), LogAttrs: []any{"sms_provider", cfg.SMSProvider}}
+}
+
 // newApp builds the use cases on the pool, the peers' clients and the SMS
 // provider of the configuration.
-func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
+func newApp(cfg Config, e *svcrun.Env) *app.App {
 	identityClient := newIdentityClient(cfg)
-	contacts := cfg.Contacts
-	if contacts == nil {
+	contacts, ok := svcrun.Seam[Contacts](e)
+	if !ok {
 		contacts = newContactsClient(cfg, identityClient)
 	}
 	return app.New(app.Deps{
-		Store: store.New(pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
+		Store: store.New(e.Pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
 		Transactions: newTransactionsClient(cfg, identityClient),
-		Provider:     newProvider(cfg), Log: log,
+		Provider:     newProvider(cfg), Log: e.Log,
 		Sending: app.Sending{
 			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
 			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,
@@ -42,43 +48,23 @@ func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
 	})
 }
 
-// newWeb builds the HTTP app with every route.
-func newWeb(cfg Config, a *app.App, pool *pgxpool.Pool, reg prometheus.Registerer, log *slog.Logger) *fiber.App {
-	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, httpapi.Deps{
-		App:        a,
-		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),
-		Pool:       pool,
-		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
-		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion, Log: log,
-	})
-	return web
-}
-
-// startWorkers starts the background work: idempotency key expiry, the
-// message dispatcher and, with brokers, the outbox relay, the event
-// consumer and inbox pruning. A worker that fails reports on the channel.
-func startWorkers(ctx context.Context, cfg Config, pool *pgxpool.Pool, a *app.App, log *slog.Logger) (*sync.WaitGroup, <-chan error) {
-	var workers sync.WaitGroup
-	workerErr := make(chan error, 2) // one slot per worker that can fail
-	workers.Go(func() { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) })
-	workers.Go(func() { a.RunDispatcher(ctx, cfg.SendPollInterval) })
-	if len(cfg.KafkaBrokers) == 0 {
-		return &workers, workerErr
+// workers are the background work: idempotency key expiry, the message
+// dispatcher and, with brokers, the outbox relay, the event consumer and
+// inbox pruning.
+func workers(cfg Config, e *svcrun.Env, a *app.App) []svcrun.Worker {
+	pool, log := e.Pool, e.Log
+	ws := []svcrun.Worker{
+		svcrun.Loop("cleanup", func(ctx context.Context) { idempotency.CleanupEvery(ctx, pool, cleanupInterval, log) }),
+		svcrun.Loop("message dispatcher", func(ctx context.Context) { a.RunDispatcher(ctx, cfg.SendPollInterval) }),
 	}
-	relay := outbox.NewRelay(pool, cfg.KafkaBrokers, log)
-	workers.Go(func() {
-		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
-			workerErr <- fmt.Errorf("outbox relay: %w", err)
-		}
-	})
-	workers.Go(func() {
-		err := events.Consume(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), log, a.HandleEvent)
-		if err != nil && ctx.Err() == nil {
-			workerErr <- fmt.Errorf("event consumer: %w", err)
-		}
-	})
-	workers.Go(func() { inbox.PruneEvery(ctx, pool, inboxRetention, pruneInterval, log) })
-	return &workers, workerErr
+	if len(cfg.KafkaBrokers) == 0 {
+		return ws
+	}
+	return append(ws,
+		svcrun.Worker{Name: "outbox relay", Run: outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run},
+		svcrun.Worker{Name: "event consumer", Run: func(ctx context.Context) error {
+			return events.Consume(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), log, a.HandleEvent)
+		}},
+		svcrun.Loop("inbox pruning", func(ctx context.Context) { inbox.PruneEvery(ctx, pool, inboxRetention, pruneInterval, log) }),
+	)
 }

@@ -1,72 +1,37 @@
-package transactions
+package transactionssvc
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paylane/paylane/libs/envconf"
-	"github.com/paylane/paylane/libs/obs"
 )
 
 // serviceName labels logs and metrics.
 const serviceName = "transactions-svc"
 
-// Config is everything transactions-svc needs to run, filled from the
+// Config is everything transactions-svc needs to run, read from the
 // environment by ConfigFromEnv or built directly (devstack, tests).
+// HTTPAddr serves /api/v1 and the hosted pages /l/r, /l/p; KafkaBrokers
+// also feed the message.* consumer.
 type Config struct {
-	// HTTPAddr serves /api/v1 and the hosted pages /l/r, /l/p (HTTP_ADDR, ":8080").
-	HTTPAddr string
-	// HTTPListener, when set, is served instead of listening on HTTPAddr
-	// (the devstack binds every service's address before any starts).
-	HTTPListener net.Listener
-	// InternalAddr serves /healthz, /readyz, /metrics, /debug/pprof (INTERNAL_ADDR, ":9090").
-	InternalAddr string
-	// DatabaseURL is the app role's DSN (DATABASE_URL).
-	DatabaseURL string
-	// MigrateDatabaseURL is the owner's DSN; when set, Run migrates first (MIGRATE_DATABASE_URL).
-	MigrateDatabaseURL string
-	// DBMaxConns sizes the app pool (DB_MAX_CONNS, 10).
-	DBMaxConns int32
-	// KafkaBrokers receive the outbox's events and feed the message.*
-	// consumer; empty runs neither (KAFKA_BROKERS).
-	KafkaBrokers []string
-	// IdentityURL is identity-svc's base URL, for the JWKS of internal tokens (IDENTITY_URL).
-	IdentityURL string
+	envconf.Base
 	// ContactsURL is contacts-svc's base URL (CONTACTS_URL).
-	ContactsURL string
+	ContactsURL string `env:"CONTACTS_URL"`
 	// ContactsTimeout bounds each call to contacts-svc (CONTACTS_TIMEOUT, 3s).
-	ContactsTimeout time.Duration
+	ContactsTimeout time.Duration `env:"CONTACTS_TIMEOUT" envDefault:"3s"`
 	// LinkKey signs the hosted-page links, at least 32 bytes (LINK_KEY, base64).
-	LinkKey []byte
+	LinkKey envconf.Bytes `env:"LINK_KEY"`
 	// PublicBaseURL is the public origin of the links, e.g. https://pay.example.com (PUBLIC_BASE_URL).
-	PublicBaseURL string
+	PublicBaseURL string `env:"PUBLIC_BASE_URL"`
 	// SchedulerInterval is how often the scheduler polls (SCHEDULER_INTERVAL, 1s).
-	SchedulerInterval time.Duration
-	// Clock, when set, replaces time.Now (tests drive the scheduler with it).
-	Clock func() time.Time
-	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
-	Logger *slog.Logger
-	// Ready, when set, is called with the bound addresses once every listener is up.
-	Ready func(Addrs)
-}
-
-// Addrs are the addresses Run listens on.
-type Addrs struct {
-	HTTP, Internal string
+	SchedulerInterval time.Duration `env:"SCHEDULER_INTERVAL" envDefault:"1s"`
 }
 
 // Defaults of the configuration.
 const (
-	DefaultHTTPAddr          = ":8080"
-	DefaultInternalAddr      = ":9090"
-	DefaultDBMaxConns        = 10
 	DefaultContactsTimeout   = 3 * time.Second
 	DefaultSchedulerInterval = time.Second
 	minLinkKey               = 32
@@ -75,52 +40,16 @@ const (
 // ConfigFromEnv reads the configuration from the environment. It fails on
 // values that cannot be parsed; Validate (called by Run) checks the rest.
 func ConfigFromEnv() (Config, error) {
-	cfg := Config{
-		HTTPAddr:           envconf.Or("HTTP_ADDR", DefaultHTTPAddr),
-		InternalAddr:       envconf.Or("INTERNAL_ADDR", DefaultInternalAddr),
-		DatabaseURL:        os.Getenv("DATABASE_URL"),
-		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
-		DBMaxConns:         DefaultDBMaxConns,
-		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
-		IdentityURL:        os.Getenv("IDENTITY_URL"),
-		ContactsURL:        os.Getenv("CONTACTS_URL"),
-		ContactsTimeout:    DefaultContactsTimeout,
-		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
-		SchedulerInterval:  DefaultSchedulerInterval,
-	}
-	var errs []error
-	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 32)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("DB_MAX_CONNS: %w", err))
-		}
-		cfg.DBMaxConns = int32(n)
-	}
-	if v := os.Getenv("LINK_KEY"); v != "" {
-		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("LINK_KEY is not base64: %w", err))
-		}
-		cfg.LinkKey = key
-	}
-	errs = append(errs, envconf.Duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), envconf.Duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval))
-	level, err := envconf.LogLevel()
-	errs = append(errs, err)
-	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
-	return cfg, errors.Join(errs...)
+	var cfg Config
+	err := envconf.Parse(&cfg)
+	return cfg, err
 }
 
 // Validate reports every problem of the configuration at once.
 func (c Config) Validate() error {
-	var errs []error
-	for key, v := range map[string]string{"HTTP_ADDR": c.HTTPAddr, "INTERNAL_ADDR": c.InternalAddr,
-		"DATABASE_URL": c.DatabaseURL, "IDENTITY_URL": c.IdentityURL, "CONTACTS_URL": c.ContactsURL} {
-		if v == "" {
-			errs = append(errs, fmt.Errorf("%s is required", key))
-		}
-	}
-	if c.DBMaxConns < 2 {
-		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 2"))
+	errs := c.Check(envconf.Database | envconf.Identity)
+	if !envconf.IsHTTPURL(c.ContactsURL) {
+		errs = append(errs, errors.New("CONTACTS_URL must be the http(s) base URL of contacts-svc"))
 	}
 	if len(c.LinkKey) < minLinkKey {
 		errs = append(errs, fmt.Errorf("LINK_KEY must be the base64 of at least %d random bytes", minLinkKey))

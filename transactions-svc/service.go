@@ -1,22 +1,19 @@
-// Package transactions is transactions-svc: transactions with their
+// Package transactionssvc is transactions-svc: transactions with their
 // receivables and payables, the state machines and lifecycle actions, the
 // sandbox rail, the hosted pay and payout pages, transaction field
-// definitions, campaigns and the scheduler. Run wires it together.
-package transactions
+// definitions, campaigns and the scheduler. Run wires it together on
+// libs/svcrun.
+package transactionssvc
 
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/authz"
-	"github.com/paylane/paylane/libs/httpx"
-	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
-	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
@@ -33,74 +30,52 @@ import (
 // cleanupInterval is how often expired idempotency keys and bulk row records are deleted.
 const cleanupInterval = time.Hour
 
-// Migrate applies the migrations with the owner DSN and grants the app role
-// (the user of DatabaseURL) its DML rights.
-func Migrate(ctx context.Context, cfg Config) error {
-	return svcrun.Migrate(ctx, cfg.MigrateDatabaseURL, cfg.DatabaseURL, migrations.Sets()...)
-}
+// clock is the type of the WithClock seam.
+type clock func() time.Time
+
+// WithClock replaces time.Now in the use cases and the scheduler (tests
+// drive the scheduler with it).
+func WithClock(now func() time.Time) svcrun.Option { return svcrun.WithSeam(clock(now)) }
 
 // Run serves transactions-svc until ctx is done, then shuts down
-// gracefully: it migrates (when MigrateDatabaseURL is set), opens the app
-// pool, serves the API and the hosted pages on HTTPAddr and probes and
-// metrics on InternalAddr, and runs the scheduler, the idempotency-key
-// cleanup and, with brokers, the outbox relay and the message consumer.
-func Run(ctx context.Context, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("invalid configuration: %w", err)
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	signer, err := links.NewSigner(cfg.LinkKey, cfg.PublicBaseURL)
-	if err != nil {
-		return fmt.Errorf("link signer: %w", err)
-	}
-	if cfg.MigrateDatabaseURL != "" {
-		if err := Migrate(ctx, cfg); err != nil {
-			return err
-		}
-	}
-	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
-	if err != nil {
-		return fmt.Errorf("opening database: %w", err)
-	}
-	defer pool.Close()
-
-	st := store.New(pool)
-	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
-	reg := obs.NewRegistry()
-	web := httpx.NewApp(log, fiber.Config{BodyLimit: httpapi.MaxBody})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
-	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
-	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
-
-	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
-		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
-	if err != nil {
-		return err
-	}
-	startWorkers(svc, cfg, st, uc, log)
-
-	log.Info("transactions-svc started", "http_addr", svc.HTTPAddr(), "internal_addr", svc.InternalAddr(),
-		"kafka", len(cfg.KafkaBrokers) > 0)
-	if cfg.Ready != nil {
-		cfg.Ready(Addrs{HTTP: svc.HTTPAddr(), Internal: svc.InternalAddr()})
-	}
-	return svc.Wait()
+// gracefully (libs/svcrun): the API and the hosted pages on HTTPAddr, the
+// scheduler, the idempotency-key cleanup and, with brokers, the outbox
+// relay and the message consumer.
+func Run(ctx context.Context, cfg Config, opts ...svcrun.Option) error {
+	return svcrun.Run(ctx, svcrun.Spec{
+		Name: serviceName, Base: cfg.Base, Migrations: migrations.Sets(), Validate: cfg.Validate,
+		Build: func(_ context.Context, e *svcrun.Env) (svcrun.Parts, error) { return build(cfg, e) },
+	}, opts...)
 }
 
-// startWorkers starts the background loops; each ends with the service.
-func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App, log *slog.Logger) {
-	pool := st.Pool()
-	svc.Loop(func(ctx context.Context) {
-		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "transaction_batch_rows",
-			"notifications")
-	})
-	svc.Loop(scheduler.New(st, uc, cfg.SchedulerInterval, log).Run)
-	if len(cfg.KafkaBrokers) == 0 {
-		return
+// build wires the use cases, the routes and the workers on the pool.
+func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
+	signer, err := links.NewSigner(cfg.LinkKey, cfg.PublicBaseURL)
+	if err != nil {
+		return svcrun.Parts{}, fmt.Errorf("link signer: %w", err)
 	}
-	svc.Go("outbox relay", outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run)
-	svc.Go("message consumer", func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, log) })
+	now, _ := svcrun.Seam[clock](e)
+	st := store.New(e.Pool)
+	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now)
+	web := e.NewApp(fiber.Config{BodyLimit: httpapi.MaxBody})
+	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: e.Log})
+	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: e.Pool})
+	return svcrun.Parts{Web: web, Workers: workers(cfg, st, uc, e)}, nil
+}
+
+// workers are the background loops; each ends with the service.
+func workers(cfg Config, st *store.Store, uc *app.App, e *svcrun.Env) []svcrun.Worker {
+	ws := []svcrun.Worker{
+		svcrun.Loop("cleanup", func(ctx context.Context) {
+			tenancy.DeleteExpiredEvery(ctx, e.Pool, cleanupInterval, e.Log, "idempotency_keys", "transaction_batch_rows",
+				"notifications")
+		}),
+		svcrun.Loop("scheduler", scheduler.New(st, uc, cfg.SchedulerInterval, e.Log).Run),
+	}
+	if len(cfg.KafkaBrokers) == 0 {
+		return ws
+	}
+	return append(ws,
+		svcrun.Worker{Name: "outbox relay", Run: outbox.NewRelay(e.Pool, cfg.KafkaBrokers, e.Log).Run},
+		svcrun.Worker{Name: "message consumer", Run: func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, e.Log) }})
 }

@@ -1,4 +1,4 @@
-package transactions_test
+package transactionssvc_test
 
 import (
 	"context"
@@ -12,8 +12,10 @@ import (
 
 	"github.com/segmentio/kafka-go"
 
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	transactions "github.com/paylane/paylane/transactions-svc"
 	"github.com/paylane/paylane/transactions-svc/internal/testenv"
@@ -23,21 +25,21 @@ import (
 func TestMain(m *testing.M) { testkit.Main(m) }
 
 // start runs the service with Run, as a deployment does, until the test ends.
-func start(t *testing.T, env *testenv.Env, brokers []string) transactions.Addrs {
+func start(t *testing.T, env *testenv.Env, brokers []string) svcrun.Addrs {
 	t.Helper()
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "transactions_run", migrations.Sets()...)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan transactions.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := transactions.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
-		KafkaBrokers: brokers, IdentityURL: env.IdentityURL, ContactsURL: env.ContactsURL,
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
+			KafkaBrokers: brokers, IdentityURL: env.IdentityURL},
+		ContactsURL:     env.ContactsURL,
 		ContactsTimeout: 5 * time.Second, LinkKey: testenv.LinkKey(), PublicBaseURL: testenv.PublicBaseURL,
 		SchedulerInterval: 50 * time.Millisecond,
-		Ready:             func(a transactions.Addrs) { ready <- a },
 	}
-	go func() { done <- transactions.Run(ctx, cfg) }()
+	go func() { done <- transactions.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -50,7 +52,7 @@ func start(t *testing.T, env *testenv.Env, brokers []string) transactions.Addrs 
 	case err := <-done:
 		t.Fatalf("Run stopped before it was ready: %v", err)
 	}
-	return transactions.Addrs{}
+	return svcrun.Addrs{}
 }
 
 func call(t *testing.T, method, url, token, body string) (int, []byte) {

@@ -32,7 +32,7 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Errorf("brokers (-want +got):\n%s", diff)
 	}
 	wantAllow := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
-	if !cmp.Equal(wantAllow, cfg.AllowCIDRs, cmp.Comparer(func(a, b netip.Prefix) bool { return a == b })) {
+	if !cmp.Equal(wantAllow, []netip.Prefix(cfg.AllowCIDRs), cmp.Comparer(func(a, b netip.Prefix) bool { return a == b })) {
 		t.Errorf("allow = %v", cfg.AllowCIDRs)
 	}
 	if cfg.DispatchConcurrency != 16 || cfg.PollInterval != 100*time.Millisecond || cfg.HTTPAddr != ":8080" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/paylane/paylane/gateway"
 	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
 // startGateway starts the gateway in g with routes to the services' bound
@@ -18,11 +19,11 @@ import (
 func (s *stack) startGateway(ctx context.Context, g *errgroup.Group, public net.Listener, addrs map[string]string) (gateway.Addrs, error) {
 	readyCh := make(chan gateway.Addrs, 1)
 	cfg := gatewayConfig(s.gatewayDeps(addrs, "127.0.0.1:0"))
-	cfg.PublicListener = public
-	cfg.Logger = obs.NewLogger("gateway", s.opts.ServiceLog, s.opts.LogLevel)
-	cfg.Ready = func(a gateway.Addrs) { readyCh <- a }
+	opts := []svcrun.Option{svcrun.WithListener(public),
+		svcrun.WithLogger(obs.NewLogger("gateway", s.opts.ServiceLog, s.opts.LogLevel)),
+		svcrun.WithReady(func(a svcrun.Addrs) { readyCh <- gateway.AddrsOf(a) })}
 	s.logf("starting gateway")
-	g.Go(func() error { return exitError(ctx, "gateway", gateway.Run(ctx, cfg)) })
+	g.Go(func() error { return exitError(ctx, "gateway", gateway.Run(ctx, cfg, opts...)) })
 	select {
 	case a := <-readyCh:
 		return a, nil

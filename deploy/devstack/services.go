@@ -16,6 +16,8 @@ import (
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	optinsvc "github.com/paylane/paylane/optin-svc"
 	transactionssvc "github.com/paylane/paylane/transactions-svc"
 	webhooksvc "github.com/paylane/paylane/webhook-svc"
@@ -98,24 +100,16 @@ func services() []service {
 }
 
 func runIdentity(ctx context.Context, d deps, ready func(string)) error {
-	cfg := identityConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a identitysvc.Addrs) { ready(a.HTTP) }
-	return identitysvc.Run(ctx, cfg)
+	return identitysvc.Run(ctx, identityConfig(d), runOptions(d, ready)...)
 }
 
 func identityConfig(d deps) identitysvc.Config {
 	return identitysvc.Config{
-		HTTPAddr:           d.httpAddr,
-		InternalAddr:       d.internalAddr,
-		DatabaseURL:        d.appDSN,
-		MigrateDatabaseURL: d.ownerDSN,
-		DBMaxConns:         10,
-		KafkaBrokers:       d.brokers,
-		SigningKey:         d.secrets.SigningKey,
-		AdminToken:         d.secrets.AdminToken,
-		ServiceSecret:      d.secrets.ServiceSecret,
-		InternalTokenTTL:   60 * time.Second,
+		Base:             base(d),
+		SigningKey:       d.secrets.SigningKey,
+		AdminToken:       d.secrets.AdminToken,
+		ServiceSecret:    d.secrets.ServiceSecret,
+		InternalTokenTTL: 60 * time.Second,
 	}
 }
 
@@ -128,25 +122,16 @@ func identityEnv(d deps) []string {
 }
 
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
-	cfg := contactsConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a contactssvc.Addrs) { ready(a.HTTP) }
-	return contactssvc.Run(ctx, cfg)
+	return contactssvc.Run(ctx, contactsConfig(d), runOptions(d, ready)...)
 }
 
 func contactsConfig(d deps) contactssvc.Config {
 	return contactssvc.Config{
-		HTTPAddr:           d.httpAddr,
-		InternalAddr:       d.internalAddr,
-		DatabaseURL:        d.appDSN,
-		MigrateDatabaseURL: d.ownerDSN,
-		DBMaxConns:         10,
-		KafkaBrokers:       d.brokers,
-		IdentityURL:        d.identityURL,
-		OptInURL:           d.urls["optin"],
-		OptInCacheTTL:      contactssvc.DefaultOptInCacheTTL,
-		OptInCacheSize:     contactssvc.DefaultOptInCacheSize,
-		DefaultRegion:      "US",
+		Base:           base(d),
+		OptInURL:       d.urls["optin"],
+		OptInCacheTTL:  contactssvc.DefaultOptInCacheTTL,
+		OptInCacheSize: contactssvc.DefaultOptInCacheSize,
+		DefaultRegion:  "US",
 	}
 }
 
@@ -159,26 +144,17 @@ func contactsEnv(d deps) []string {
 }
 
 func runTransactions(ctx context.Context, d deps, ready func(string)) error {
-	cfg := transactionsConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a transactionssvc.Addrs) { ready(a.HTTP) }
-	return transactionssvc.Run(ctx, cfg)
+	return transactionssvc.Run(ctx, transactionsConfig(d), runOptions(d, ready)...)
 }
 
 func transactionsConfig(d deps) transactionssvc.Config {
 	return transactionssvc.Config{
-		HTTPAddr:           d.httpAddr,
-		InternalAddr:       d.internalAddr,
-		DatabaseURL:        d.appDSN,
-		MigrateDatabaseURL: d.ownerDSN,
-		DBMaxConns:         10,
-		KafkaBrokers:       d.brokers,
-		IdentityURL:        d.identityURL,
-		ContactsURL:        d.urls["contacts"],
-		ContactsTimeout:    3 * time.Second,
-		LinkKey:            d.secrets.LinkKey,
-		PublicBaseURL:      d.publicURL,
-		SchedulerInterval:  time.Second,
+		Base:              base(d),
+		ContactsURL:       d.urls["contacts"],
+		ContactsTimeout:   3 * time.Second,
+		LinkKey:           d.secrets.LinkKey,
+		PublicBaseURL:     d.publicURL,
+		SchedulerInterval: time.Second,
 	}
 }
 
@@ -192,17 +168,12 @@ func transactionsEnv(d deps) []string {
 }
 
 func runBatch(ctx context.Context, d deps, ready func(string)) error {
-	cfg := batchConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a batchsvc.Addrs) { ready(a.HTTP) }
-	return batchsvc.Run(ctx, cfg)
+	return batchsvc.Run(ctx, batchConfig(d), runOptions(d, ready)...)
 }
 
 func batchConfig(d deps) batchsvc.Config {
 	cfg := batchsvc.Defaults()
-	cfg.HTTPAddr, cfg.InternalAddr = d.httpAddr, d.internalAddr
-	cfg.DatabaseURL, cfg.MigrateDatabaseURL, cfg.KafkaBrokers = d.appDSN, d.ownerDSN, d.brokers
-	cfg.IdentityURL, cfg.ServiceSecret = d.identityURL, d.secrets.ServiceSecret
+	cfg.Base, cfg.ServiceSecret = base(d), d.secrets.ServiceSecret
 	cfg.ContactsURL, cfg.TransactionsURL, cfg.PublicBaseURL = d.urls["contacts"], d.urls["transactions"], d.publicURL
 	return cfg
 }
@@ -218,17 +189,12 @@ func batchEnv(d deps) []string {
 }
 
 func runAIGateway(ctx context.Context, d deps, ready func(string)) error {
-	cfg := aiGatewayConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a aigatewaysvc.Addrs) { ready(a.HTTP) }
-	return aigatewaysvc.Run(ctx, cfg)
+	return aigatewaysvc.Run(ctx, aiGatewayConfig(d), runOptions(d, ready)...)
 }
 
 func aiGatewayConfig(d deps) aigatewaysvc.Config {
 	return aigatewaysvc.Config{
-		HTTPAddr:        d.httpAddr,
-		InternalAddr:    d.internalAddr,
-		IdentityURL:     d.identityURL,
+		Base:            base(d),
 		ContactsURL:     d.urls["contacts"],
 		TransactionsURL: d.urls["transactions"],
 	}
@@ -247,21 +213,12 @@ func loopbackOnly() []netip.Prefix {
 }
 
 func runWebhook(ctx context.Context, d deps, ready func(string)) error {
-	cfg := webhookConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a webhooksvc.Addrs) { ready(a.HTTP) }
-	return webhooksvc.Run(ctx, cfg)
+	return webhooksvc.Run(ctx, webhookConfig(d), runOptions(d, ready)...)
 }
 
 func webhookConfig(d deps) webhooksvc.Config {
 	return webhooksvc.Config{
-		HTTPAddr:            d.httpAddr,
-		InternalAddr:        d.internalAddr,
-		DatabaseURL:         d.appDSN,
-		MigrateDatabaseURL:  d.ownerDSN,
-		DBMaxConns:          10,
-		KafkaBrokers:        d.brokers,
-		IdentityURL:         d.identityURL,
+		Base:                base(d),
 		EncryptionKey:       d.secrets.WebhookEncryptionKey,
 		AllowCIDRs:          loopbackOnly(),
 		ExtraCAFile:         d.caFile,
@@ -287,34 +244,25 @@ func webhookEnv(d deps) []string {
 const devSenderNumber = "+15005550006"
 
 func runOptin(ctx context.Context, d deps, ready func(string)) error {
-	cfg := optinConfig(d)
-	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
-	cfg.Ready = func(a optinsvc.Addrs) { ready(a.HTTP) }
-	return optinsvc.Run(ctx, cfg)
+	return optinsvc.Run(ctx, optinConfig(d), runOptions(d, ready)...)
 }
 
 func optinConfig(d deps) optinsvc.Config {
 	return optinsvc.Config{
-		HTTPAddr:           d.httpAddr,
-		InternalAddr:       d.internalAddr,
-		DatabaseURL:        d.appDSN,
-		MigrateDatabaseURL: d.ownerDSN,
-		DBMaxConns:         10,
-		KafkaBrokers:       d.brokers,
-		IdentityURL:        d.identityURL,
-		ServiceSecret:      d.secrets.ServiceSecret,
-		ContactsURL:        d.urls["contacts"],
-		TransactionsURL:    d.urls["transactions"],
-		AdminToken:         d.secrets.AdminToken,
-		PublicBaseURL:      d.publicURL,
-		DefaultRegion:      "US",
-		SMSProvider:        "sink",
-		TwilioBaseURL:      optinsvc.DefaultTwilioBaseURL,
-		SMSDefaultFrom:     devSenderNumber,
-		SMSAuthToken:       d.secrets.SMSAuthToken,
-		SendMaxAttempts:    6,
-		SendRetryBase:      2 * time.Second,
-		SendPollInterval:   200 * time.Millisecond,
+		Base:             base(d),
+		ServiceSecret:    d.secrets.ServiceSecret,
+		ContactsURL:      d.urls["contacts"],
+		TransactionsURL:  d.urls["transactions"],
+		AdminToken:       d.secrets.AdminToken,
+		PublicBaseURL:    d.publicURL,
+		DefaultRegion:    "US",
+		SMSProvider:      "sink",
+		TwilioBaseURL:    optinsvc.DefaultTwilioBaseURL,
+		SMSDefaultFrom:   devSenderNumber,
+		SMSAuthToken:     d.secrets.SMSAuthToken,
+		SendMaxAttempts:  6,
+		SendRetryBase:    2 * time.Second,
+		SendPollInterval: 200 * time.Millisecond,
 	}
 }
 
@@ -332,6 +280,20 @@ func optinEnv(d deps) []string {
 		"SMS_SEND_MAX_ATTEMPTS=6",
 		"SMS_SEND_RETRY_BASE=2s",
 		"SMS_SEND_POLL_INTERVAL=200ms")
+}
+
+// base is the configuration every service shares (envconf.Base), as
+// commonEnv writes it.
+func base(d deps) envconf.Base {
+	return envconf.Base{HTTPAddr: d.httpAddr, InternalAddr: d.internalAddr, DatabaseURL: d.appDSN,
+		MigrateDatabaseURL: d.ownerDSN, DBMaxConns: 10, KafkaBrokers: d.brokers, IdentityURL: d.identityURL}
+}
+
+// runOptions hand a service its bound listener and logger, and learn its
+// HTTP address once it listens.
+func runOptions(d deps, ready func(string)) []svcrun.Option {
+	return []svcrun.Option{svcrun.WithListener(d.httpListener), svcrun.WithLogger(d.logger),
+		svcrun.WithReady(func(a svcrun.Addrs) { ready(a.HTTP) })}
 }
 
 // commonEnv is what every service process reads (compose's service-env):

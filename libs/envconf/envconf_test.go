@@ -3,7 +3,6 @@ package envconf_test
 import (
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,26 +16,7 @@ import (
 
 const key = "ENVCONF_TEST_VAR"
 
-func TestOr(t *testing.T) {
-	tests := []struct {
-		name, value, want string
-	}{
-		{"unset", "", "default"},
-		{"set", ":8081", ":8081"},
-		{"spaces are kept", " x ", " x "},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(key, tt.value)
-			if got := envconf.Or(key, "default"); got != tt.want {
-				t.Errorf("Or(%q) = %q, want %q", tt.value, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestList(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -51,65 +31,20 @@ func TestList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got := envconf.List(tt.in)
+
+			var cfg struct {
+				L []string `env:"ENVCONF_LIST_VAR"`
+			}
+			t.Setenv("ENVCONF_LIST_VAR", tt.in)
+			if err := envconf.Parse(&cfg); err != nil {
+				t.Fatal(err)
+			}
+			got := cfg.L
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("List(%q) (-want +got):\n%s", tt.in, diff)
+				t.Errorf("Parse of %q (-want +got):\n%s", tt.in, diff)
 			}
 			if tt.want == nil && got != nil {
 				t.Errorf("List(%q) = %#v, want nil", tt.in, got)
-			}
-		})
-	}
-}
-
-func TestInt(t *testing.T) {
-	tests := []struct {
-		name, value string
-		want        int
-		wantErr     string
-	}{
-		{"unset keeps the default", "", 7, ""},
-		{"set", "3", 3, ""},
-		{"negative", "-2", -2, ""},
-		{"not a number", "many", 7, `ENVCONF_TEST_VAR: strconv.Atoi: parsing "many": invalid syntax`},
-		{"spaces are not trimmed", " 3", 7, `ENVCONF_TEST_VAR: strconv.Atoi: parsing " 3": invalid syntax`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(key, tt.value)
-			got := 7
-			err := envconf.Int(key, &got)
-			checkErr(t, err, tt.wantErr)
-			if tt.wantErr != "" && !errors.Is(err, strconv.ErrSyntax) {
-				t.Errorf("Int: error %v does not wrap strconv.ErrSyntax", err)
-			}
-			if got != tt.want {
-				t.Errorf("Int(%q) set %d, want %d", tt.value, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestDuration(t *testing.T) {
-	tests := []struct {
-		name, value string
-		want        time.Duration
-		wantErr     string
-	}{
-		{"unset keeps the default", "", time.Minute, ""},
-		{"set", "30s", 30 * time.Second, ""},
-		{"compound", "1h30m", 90 * time.Minute, ""},
-		{"no unit", "5", time.Minute, `ENVCONF_TEST_VAR: time: missing unit in duration "5"`},
-		{"not a duration", "soon", time.Minute, `ENVCONF_TEST_VAR: time: invalid duration "soon"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(key, tt.value)
-			got := time.Minute
-			checkErr(t, envconf.Duration(key, &got), tt.wantErr)
-			if got != tt.want {
-				t.Errorf("Duration(%q) set %s, want %s", tt.value, got, tt.want)
 			}
 		})
 	}
@@ -141,39 +76,6 @@ func TestIsHTTPURL(t *testing.T) {
 	}
 }
 
-func TestAppendErr(t *testing.T) {
-	t.Parallel()
-	first := errors.New("first")
-	cause := errors.New("bad value")
-	tests := []struct {
-		name string
-		err  error
-		want []string
-	}{
-		{"nil error leaves the list", nil, []string{"first"}},
-		{"error is prefixed", cause, []string{"first", "DB_MAX_CONNS: bad value"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			errs := envconf.AppendErr([]error{first}, "DB_MAX_CONNS", tt.err)
-			var got []string
-			for _, err := range errs {
-				got = append(got, err.Error())
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("AppendErr (-want +got):\n%s", diff)
-			}
-			if tt.err != nil && !errors.Is(errs[len(errs)-1], cause) {
-				t.Errorf("AppendErr: %v does not wrap its cause", errs[len(errs)-1])
-			}
-		})
-	}
-	if got := envconf.AppendErr(nil, "X", nil); got != nil {
-		t.Errorf("AppendErr(nil, X, nil) = %v, want nil", got)
-	}
-}
-
 func checkErr(t *testing.T, err error, want string) {
 	t.Helper()
 	switch {
@@ -186,15 +88,101 @@ func checkErr(t *testing.T, err error, want string) {
 	}
 }
 
-func TestLogLevel(t *testing.T) {
-	for v, want := range map[string]slog.Level{"": slog.LevelInfo, "debug": slog.LevelDebug, "WARN": slog.LevelWarn} {
-		t.Setenv("LOG_LEVEL", v)
-		if got, err := envconf.LogLevel(); err != nil || got != want {
-			t.Errorf("LOG_LEVEL=%q: %v, %v; want %v", v, got, err, want)
+// config is a service's Config as the services write them.
+type config struct {
+	envconf.Base
+	Key     envconf.Bytes `env:"ENVCONF_KEY"`
+	Timeout time.Duration `env:"ENVCONF_TIMEOUT" envDefault:"3s"`
+	Peer    string        `env:"ENVCONF_PEER"`
+}
+
+// TestParse reads the shared and a service's own variables with their
+// defaults: an unset or empty variable takes the default, or leaves the
+// value the Config had (a peer's Kubernetes URL).
+func TestParse(t *testing.T) {
+	for _, k := range []string{"HTTP_ADDR", "INTERNAL_ADDR", "DATABASE_URL", "MIGRATE_DATABASE_URL", "DB_MAX_CONNS",
+		"KAFKA_BROKERS", "IDENTITY_URL", "LOG_LEVEL", "ENVCONF_KEY", "ENVCONF_TIMEOUT", "ENVCONF_PEER"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("DATABASE_URL", "postgres://app@db/x")
+	t.Setenv("KAFKA_BROKERS", " k1:9092, k2:9092,")
+	t.Setenv("LOG_LEVEL", "debug")
+	t.Setenv("ENVCONF_KEY", " AQID ")
+	cfg := config{Peer: "http://peer:8080"}
+	if err := envconf.Parse(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := config{
+		Base: envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://app@db/x", DBMaxConns: 10,
+			KafkaBrokers: []string{"k1:9092", "k2:9092"}, LogLevel: slog.LevelDebug},
+		Key: []byte{1, 2, 3}, Timeout: 3 * time.Second, Peer: "http://peer:8080",
+	}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("Parse (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseNamesEveryBadVariable: each value that does not parse is
+// reported at once, named by its variable, not by the Go field.
+func TestParseNamesEveryBadVariable(t *testing.T) {
+	t.Setenv("DB_MAX_CONNS", "many")
+	t.Setenv("LOG_LEVEL", "loud")
+	t.Setenv("ENVCONF_KEY", "%%%")
+	t.Setenv("ENVCONF_TIMEOUT", "soon")
+	var cfg config
+	err := envconf.Parse(&cfg)
+	for _, name := range []string{"DB_MAX_CONNS:", "LOG_LEVEL:", "ENVCONF_KEY:", "ENVCONF_TIMEOUT:"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("Parse: %v, want it to name %s", err, name)
 		}
 	}
-	t.Setenv("LOG_LEVEL", "loud")
-	if _, err := envconf.LogLevel(); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
-		t.Errorf("LOG_LEVEL=loud: err = %v, want one naming LOG_LEVEL", err)
+	if err != nil && strings.Contains(err.Error(), "DBMaxConns") {
+		t.Errorf("Parse: %v names the Go field", err)
+	}
+}
+
+// TestParseFromAnEmptyEnvironment gives every default whatever the
+// process's environment holds.
+func TestParseFromAnEmptyEnvironment(t *testing.T) {
+	t.Setenv("HTTP_ADDR", ":1")
+	var cfg config
+	if err := envconf.ParseFrom(&cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != envconf.DefaultDBMaxConns || cfg.Timeout != 3*time.Second {
+		t.Errorf("ParseFrom(empty) = %+v, want the defaults", cfg)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	good := envconf.Base{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 10,
+		IdentityURL: "http://identity-svc:8080"}
+	tests := []struct {
+		name   string
+		change func(*envconf.Base)
+		needs  envconf.Needs
+		want   string
+	}{
+		{"valid", func(*envconf.Base) {}, envconf.Database | envconf.Identity, ""},
+		{"no HTTP address", func(b *envconf.Base) { b.HTTPAddr = "" }, 0, "HTTP_ADDR"},
+		{"no internal address", func(b *envconf.Base) { b.InternalAddr = "" }, 0, "INTERNAL_ADDR"},
+		{"no database", func(b *envconf.Base) { b.DatabaseURL = "" }, envconf.Database, "DATABASE_URL"},
+		{"no database needed", func(b *envconf.Base) { b.DatabaseURL, b.DBMaxConns = "", 0 }, envconf.Identity, ""},
+		{"pool of one", func(b *envconf.Base) { b.DBMaxConns = 1 }, envconf.Database, "DB_MAX_CONNS"},
+		{"pool too large", func(b *envconf.Base) { b.DBMaxConns = 1001 }, envconf.Database, "DB_MAX_CONNS"},
+		{"identity not a URL", func(b *envconf.Base) { b.IdentityURL = "identity-svc" }, envconf.Identity, "IDENTITY_URL"},
+		{"identity not needed", func(b *envconf.Base) { b.IdentityURL = "" }, envconf.Database, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := good
+			tt.change(&b)
+			err := errors.Join(b.Check(tt.needs)...)
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Errorf("Check() = %v, want an error naming %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -1,28 +1,203 @@
-// Package svcrun is the lifecycle every service shares: migrate with the
-// owner role, listen on the HTTP and internal addresses, run background
-// workers, and stop in order when the context ends or a part fails — the
-// HTTP listener drains first, then the internal listener and the workers
-// end with the context.
+// Package svcrun is the one lifecycle every service and the gateway share:
+// Run checks the configuration, migrates with the owner role, opens the app
+// pool, builds the service (Spec.Build), binds the HTTP listeners and the
+// internal one (/healthz, /readyz, /metrics, pprof), starts the workers,
+// registers with service discovery when configured, reports the bound
+// addresses, and on the end of the context (or the first failure) stops in
+// order: out of the registry, the HTTP listeners drain, the internal
+// listener and the workers end with the context, the pool closes.
+// Main is every command's main.
 package svcrun
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"sync"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paylane/paylane/libs/discovery"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
 )
 
-// DefaultShutdownTimeout bounds the drain of the HTTP listener.
-const DefaultShutdownTimeout = 10 * time.Second
+// Spec is what a service hands Run: its name, its shared configuration, its
+// migrations and how to build it.
+type Spec struct {
+	// Name labels logs and metrics ("contacts-svc").
+	Name string
+	// Base holds the listeners, the database, the broker and identity-svc.
+	Base envconf.Base
+	// Migrations are the service's embedded migrations; nil means the
+	// service owns no database (no pool is opened).
+	Migrations []pgdb.MigrationSet
+	// Validate checks the service's whole configuration before anything
+	// starts; nil checks nothing.
+	Validate func() error
+	// Build wires the service on what Run prepared (pool, logger, metrics
+	// registry, options) and returns what to serve and run.
+	Build func(ctx context.Context, e *Env) (Parts, error)
+	// Registrar, when set, registers the instance (its HTTP port, with a
+	// health check on the internal listener's /readyz) once it is up, and
+	// deregisters it before the listeners drain. AdvertiseHost is the host
+	// announced; empty means the machine's host name.
+	Registrar     discovery.Registrar
+	AdvertiseHost string
+}
+
+// Env is what Build gets.
+type Env struct {
+	// Name is Spec.Name.
+	Name string
+	// Pool is the app role's pool; nil for a service without migrations.
+	Pool *pgxpool.Pool
+	// Log is the service's logger (WithLogger; discarded otherwise).
+	Log *slog.Logger
+	// Registry is exposed at the internal listener's /metrics.
+	Registry *prometheus.Registry
+	hooks    Hooks
+}
+
+// NewApp is the service's Fiber app: libs/httpx's, with the HTTP metrics of
+// the service registered.
+func (e *Env) NewApp(cfg ...fiber.Config) *fiber.App {
+	web := httpx.NewApp(e.Log, cfg...)
+	web.Use(obs.HTTPMetrics(e.Registry, e.Name))
+	return web
+}
+
+// Parts are what Build returns.
+type Parts struct {
+	// Web serves Base.HTTPAddr (or the listener handed over by WithListener).
+	Web *fiber.App
+	// Servers are further listeners (the gateway's admin plane).
+	Servers []Server
+	// TLS, when set, wraps every HTTP listener (not the internal one).
+	TLS *tls.Config
+	// Ready answers /readyz; nil means a ping of the pool (always ready
+	// without one).
+	Ready func(context.Context) error
+	// Workers run under the service's context from start to stop.
+	Workers []Worker
+	// Close runs once the service has stopped (clients Build opened).
+	Close func()
+	// LogAttrs are added to the "started" log line.
+	LogAttrs []any
+}
+
+// Server is a further HTTP listener.
+type Server struct {
+	Name, Addr string
+	App        *fiber.App
+}
+
+// Worker is a background loop. One that returns an error while the service
+// runs stops the service with that error (named by Name); returning nil
+// only ends the worker.
+type Worker struct {
+	Name string
+	Run  func(context.Context) error
+}
+
+// Loop is a worker that only ends with the context (periodic cleanups).
+func Loop(name string, fn func(context.Context)) Worker {
+	return Worker{Name: name, Run: func(ctx context.Context) error { fn(ctx); return nil }}
+}
+
+// Run runs the service of spec until ctx is done or a part fails, then stops
+// it gracefully (see the package comment). With MigrateOnly it migrates and
+// returns. A listener handed over with WithListener belongs to Run from
+// then on: it is closed whenever Run returns, also when starting fails.
+func Run(ctx context.Context, spec Spec, opts ...Option) error {
+	h := newHooks(opts)
+	serving := false
+	defer func() {
+		if !serving && h.Listener != nil {
+			_ = h.Listener.Close()
+		}
+	}()
+	if h.migrateOnly {
+		if spec.Migrations == nil {
+			h.Logger.Info(spec.Name + " owns no database: nothing to migrate")
+			return nil
+		}
+		return Migrate(ctx, spec.Base.MigrateDatabaseURL, spec.Base.DatabaseURL, spec.Migrations...)
+	}
+	if spec.Validate != nil {
+		if err := spec.Validate(); err != nil {
+			return fmt.Errorf("invalid configuration: %w", err)
+		}
+	}
+	e := &Env{Name: spec.Name, Log: h.Logger, Registry: obs.NewRegistry(), hooks: h}
+	if spec.Migrations != nil {
+		pool, err := openDatabase(ctx, spec)
+		if err != nil {
+			return err
+		}
+		defer pool.Close()
+		e.Pool = pool
+	}
+	parts, err := spec.Build(ctx, e)
+	if err != nil {
+		return err
+	}
+	if parts.Close != nil {
+		defer parts.Close()
+	}
+	if parts.Ready == nil && e.Pool != nil {
+		parts.Ready = e.Pool.Ping
+	}
+	svc, err := start(ctx, spec, h, parts, e.Registry)
+	serving = true // svc closed every listener, the handed one included, or owns them now
+	if err != nil {
+		return err
+	}
+	return svc.run(spec, parts, h)
+}
+
+// openDatabase migrates when the owner DSN is set and opens the app pool.
+func openDatabase(ctx context.Context, spec Spec) (*pgxpool.Pool, error) {
+	if spec.Base.MigrateDatabaseURL != "" {
+		if err := Migrate(ctx, spec.Base.MigrateDatabaseURL, spec.Base.DatabaseURL, spec.Migrations...); err != nil {
+			return nil, err
+		}
+	}
+	pool, err := pgdb.Open(ctx, spec.Base.DatabaseURL, spec.Base.DBMaxConns)
+	if err != nil {
+		return nil, fmt.Errorf("opening database: %w", err)
+	}
+	return pool, nil
+}
+
+// run starts the workers, registers the instance, reports the addresses and
+// waits for the end.
+func (s *service) run(spec Spec, parts Parts, h Hooks) error {
+	for _, w := range parts.Workers {
+		s.goWorker(w)
+	}
+	addrs := s.addrs()
+	deregister, err := announce(s.ctx, spec, addrs, s.log)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			err = nil // stopped while registering: a normal stop
+		}
+		return s.stop(err, false)
+	}
+	// Out of the registry before draining: no new traffic is sent here.
+	s.beforeDrain = deregister
+	s.log.Info(spec.Name+" started", append([]any{"http_addr", addrs.HTTP, "internal_addr", addrs.Internal,
+		"kafka", len(spec.Base.KafkaBrokers) > 0, "discovery", spec.Registrar != nil}, parts.LogAttrs...)...)
+	if h.Ready != nil {
+		h.Ready(addrs)
+	}
+	return s.wait()
+}
 
 // Migrate applies sets with the owner DSN and grants the app role (the user
 // of appDSN) its DML rights.
@@ -34,159 +209,4 @@ func Migrate(ctx context.Context, ownerDSN, appDSN string, sets ...pgdb.Migratio
 		return fmt.Errorf("migrating: %w", err)
 	}
 	return nil
-}
-
-// Options describe what Start serves.
-type Options struct {
-	// Name labels the service's log lines ("contacts-svc").
-	Name string
-	// HTTPAddr and InternalAddr are the listen addresses (port 0 picks one).
-	HTTPAddr, InternalAddr string
-	// HTTPListener, when set, is served instead of listening on HTTPAddr
-	// (see Listen).
-	HTTPListener net.Listener
-	// Web serves HTTPAddr.
-	Web *fiber.App
-	// Registry is exposed at the internal listener's /metrics.
-	Registry *prometheus.Registry
-	// Ready answers /readyz (nil: always ready).
-	Ready func(context.Context) error
-	// Log receives the lifecycle lines; nil discards.
-	Log *slog.Logger
-	// ShutdownTimeout bounds the HTTP drain (DefaultShutdownTimeout when 0).
-	ShutdownTimeout time.Duration
-}
-
-// Service is a started service. Its context ends when the parent's does or
-// when Wait begins to stop it.
-type Service struct {
-	opts         Options
-	ctx          context.Context
-	cancel       context.CancelFunc
-	ln           net.Listener
-	internal     net.Addr
-	httpDone     chan error
-	internalDone <-chan error
-	failed       chan error
-	workers      sync.WaitGroup
-	beforeDrain  []func()
-}
-
-// Start listens on both addresses and serves them. The returned service's
-// Context is what workers run under.
-func Start(ctx context.Context, o Options) (*Service, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.ShutdownTimeout == 0 {
-		o.ShutdownTimeout = DefaultShutdownTimeout
-	}
-	ln, err := Listen(o.HTTPListener, o.HTTPAddr)
-	if err != nil {
-		return nil, err
-	}
-	s := &Service{opts: o, ln: ln, httpDone: make(chan error, 1), failed: make(chan error, 1)}
-	s.ctx, s.cancel = context.WithCancel(ctx)
-	go func() { s.httpDone <- o.Web.Listener(ln) }()
-	s.internal, s.internalDone, err = obs.ServeInternal(s.ctx, o.InternalAddr, o.Registry, o.Ready, o.Log)
-	if err != nil {
-		s.cancel()
-		_ = o.Web.Shutdown()
-		_ = ln.Close()
-		return nil, fmt.Errorf("serving internal listener: %w", err)
-	}
-	return s, nil
-}
-
-// Listen returns ln when a caller bound the listener already, and otherwise
-// listens on addr. A caller that must know a service's address before the
-// service starts (the devstack tells every service every other's URL) binds
-// it first and hands it over: an address picked and released could be taken
-// by another listener before the service binds it.
-func Listen(ln net.Listener, addr string) (net.Listener, error) {
-	if ln != nil {
-		return ln, nil
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", addr, err)
-	}
-	return ln, nil
-}
-
-// Context is the service's context: workers stop when it ends.
-func (s *Service) Context() context.Context { return s.ctx }
-
-// HTTPAddr is the bound HTTP address.
-func (s *Service) HTTPAddr() string { return s.ln.Addr().String() }
-
-// InternalAddr is the bound internal address.
-func (s *Service) InternalAddr() string { return s.internal.String() }
-
-// Go runs a worker under the service's context. A worker that fails while
-// the context is live stops the service with that error (named by name).
-func (s *Service) Go(name string, fn func(context.Context) error) {
-	s.workers.Go(func() {
-		if err := fn(s.ctx); err != nil && s.ctx.Err() == nil {
-			select {
-			case s.failed <- fmt.Errorf("%s: %w", name, err):
-			default: // another part already stopped the service
-			}
-		}
-	})
-}
-
-// Loop runs a worker that only ends with the context (periodic cleanups).
-func (s *Service) Loop(fn func(context.Context)) {
-	s.workers.Go(func() { fn(s.ctx) })
-}
-
-// BeforeDrain registers fn to run when the service stops, before the HTTP
-// listener drains (leaving a service registry, so no new traffic comes).
-func (s *Service) BeforeDrain(fn func()) { s.beforeDrain = append(s.beforeDrain, fn) }
-
-// Wait blocks until the context ends or a listener or worker fails, then
-// stops the service (Stop) and returns the failure, or nil.
-func (s *Service) Wait() error {
-	var cause error
-	internalStopped := false
-	select {
-	case <-s.ctx.Done():
-	case err := <-s.httpDone:
-		cause = fmt.Errorf("http listener stopped: %w", err)
-	case err := <-s.internalDone:
-		internalStopped = true
-		cause = fmt.Errorf("internal listener stopped: %w", err)
-	case cause = <-s.failed:
-	}
-	s.stop(internalStopped)
-	return cause
-}
-
-// Stop stops the service without waiting for a cause (a start step after
-// Start failed) and returns err.
-func (s *Service) Stop(err error) error {
-	s.stop(false)
-	return err
-}
-
-func (s *Service) stop(internalStopped bool) {
-	for _, fn := range s.beforeDrain {
-		fn()
-	}
-	s.cancel()
-	log := s.opts.Log
-	if err := s.opts.Web.ShutdownWithTimeout(s.opts.ShutdownTimeout); err != nil {
-		log.Warn("http shutdown", "error", err)
-	}
-	// Fiber's shutdown closes only a listener it already serves: right
-	// after Start the server may not have taken ln yet.
-	_ = s.ln.Close()
-	if !internalStopped {
-		if err := <-s.internalDone; err != nil {
-			log.Warn("internal shutdown", "error", err)
-		}
-	}
-	s.workers.Wait()
-	log.Info(s.opts.Name + " stopped")
 }

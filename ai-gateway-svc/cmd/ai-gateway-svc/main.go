@@ -5,32 +5,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:])
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "ai-gateway-svc:", err)
-		os.Exit(1)
-	}
-}
-
-func run(ctx context.Context, args []string) error {
-	if len(args) != 0 {
-		return fmt.Errorf("unknown arguments %q (usage: ai-gateway-svc)", args)
-	}
-	cfg, err := aigatewaysvc.ConfigFromEnv()
-	if err != nil {
-		return fmt.Errorf("reading configuration: %w", err)
-	}
-	return aigatewaysvc.Run(ctx, cfg)
-}
+func main() { svcrun.Main("ai-gateway-svc", aigatewaysvc.ConfigFromEnv, aigatewaysvc.Run) }

@@ -10,12 +10,14 @@ import (
 
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Service is ai-gateway-svc running for one test.
 type Service struct {
-	Addrs    aigatewaysvc.Addrs
+	Addrs    svcrun.Addrs
 	Signer   *authz.Signer
 	Contacts *Contacts
 	Txns     *Transactions
@@ -45,17 +47,16 @@ func Start(t testing.TB, configure func(*aigatewaysvc.Config)) Service {
 	contacts, txns := NewContacts(t), NewTransactions(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan aigatewaysvc.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := aigatewaysvc.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		IdentityURL: identityURL, ContactsURL: contacts.URL, TransactionsURL: txns.URL,
-		Ready: func(a aigatewaysvc.Addrs) { ready <- a },
+		Base:        envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", IdentityURL: identityURL},
+		ContactsURL: contacts.URL, TransactionsURL: txns.URL,
 	}
 	if configure != nil {
 		configure(&cfg)
 	}
-	go func() { done <- aigatewaysvc.Run(ctx, cfg) }()
+	go func() { done <- aigatewaysvc.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -5,36 +5,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-
 	batchsvc "github.com/paylane/paylane/batch-svc"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:])
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "batch-svc:", err)
-		os.Exit(1)
-	}
-}
-
-func run(ctx context.Context, args []string) error {
-	cfg, err := batchsvc.ConfigFromEnv()
-	if err != nil {
-		return fmt.Errorf("reading configuration: %w", err)
-	}
-	switch {
-	case len(args) == 0:
-		return batchsvc.Run(ctx, cfg)
-	case len(args) == 1 && args[0] == "migrate":
-		return batchsvc.Migrate(ctx, cfg)
-	default:
-		return fmt.Errorf("unknown arguments %q (usage: batch-svc [migrate])", args)
-	}
-}
+func main() { svcrun.Main("batch-svc", batchsvc.ConfigFromEnv, batchsvc.Run) }

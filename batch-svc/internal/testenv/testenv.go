@@ -12,12 +12,14 @@ import (
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Service is batch-svc running for one test.
 type Service struct {
-	Addrs    batchsvc.Addrs
+	Addrs    svcrun.Addrs
 	Signer   *authz.Signer
 	Contacts *Contacts
 	Txns     *Transactions
@@ -74,19 +76,22 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	contacts, txns := NewContacts(t), NewTransactions(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan batchsvc.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := batchsvc.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: appDSN, DBMaxConns: 8,
-		IdentityURL: identityURL, ContactsURL: contacts.URL, TransactionsURL: txns.URL,
-		Tokens: signerTokens{signer}, Workers: 2, Lease: 5 * time.Second, PollInterval: 50 * time.Millisecond,
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: appDSN, DBMaxConns: 8,
+			IdentityURL: identityURL},
+		ContactsURL: contacts.URL, TransactionsURL: txns.URL,
+		// The workers' tokens come from signerTokens; the secret is never used.
+		ServiceSecret: "unused-service-secret", Workers: 2, Lease: 5 * time.Second, PollInterval: 50 * time.Millisecond,
 		RetryBase: 20 * time.Millisecond, SubmissionsPerMinute: 10, InFlight: 2,
-		Ready: func(a batchsvc.Addrs) { ready <- a },
 	}
 	if configure != nil {
 		configure(&cfg)
 	}
-	go func() { done <- batchsvc.Run(ctx, cfg) }()
+	go func() {
+		done <- batchsvc.Run(ctx, cfg, batchsvc.WithTokens(signerTokens{signer}), svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -4,36 +4,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-
-	contacts "github.com/paylane/paylane/contacts-svc"
+	contactssvc "github.com/paylane/paylane/contacts-svc"
+	"github.com/paylane/paylane/libs/svcrun"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:])
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "contacts-svc:", err)
-		os.Exit(1)
-	}
-}
-
-func run(ctx context.Context, args []string) error {
-	cfg, err := contacts.ConfigFromEnv()
-	if err != nil {
-		return fmt.Errorf("reading configuration: %w", err)
-	}
-	switch {
-	case len(args) == 0:
-		return contacts.Run(ctx, cfg)
-	case len(args) == 1 && args[0] == "migrate":
-		return contacts.Migrate(ctx, cfg)
-	default:
-		return fmt.Errorf("unknown arguments %q (usage: contacts-svc [migrate])", args)
-	}
-}
+func main() { svcrun.Main("contacts-svc", contactssvc.ConfigFromEnv, contactssvc.Run) }

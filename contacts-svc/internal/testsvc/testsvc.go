@@ -17,14 +17,16 @@ import (
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Service is contacts-svc running for one test.
 type Service struct {
-	Addrs  contacts.Addrs
+	Addrs  svcrun.Addrs
 	Signer *authz.Signer
 	// Pool connects to the service's database as its app role.
 	Pool *pgxpool.Pool
@@ -59,18 +61,18 @@ func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config))
 	signer := testkit.NewSigner(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan contacts.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := contacts.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: appDSN, DBMaxConns: 8, KafkaBrokers: brokers,
-		IdentityURL: testkit.IdentityJWKS(t, signer), DefaultRegion: "US",
-		Ready: func(a contacts.Addrs) { ready <- a },
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+			DatabaseURL: appDSN, DBMaxConns: 8, KafkaBrokers: brokers,
+			IdentityURL: testkit.IdentityJWKS(t, signer)},
+		DefaultRegion: "US",
 	}
 	if configure != nil {
 		configure(&cfg)
 	}
-	go func() { done <- contacts.Run(ctx, cfg) }()
+	go func() { done <- contacts.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -15,8 +15,10 @@ import (
 	identity "github.com/paylane/paylane/identity-svc"
 	"github.com/paylane/paylane/identity-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -61,7 +63,7 @@ func Signer(t testing.TB) (*authz.Signer, []byte) {
 
 // Service is identity-svc running for one test.
 type Service struct {
-	Addrs  identity.Addrs
+	Addrs  svcrun.Addrs
 	Signer *authz.Signer
 	DB     DB
 }
@@ -76,21 +78,22 @@ func Start(t testing.TB, brokers []string) Service {
 	db := NewDB(t)
 	signer, seed := Signer(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan identity.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := identity.Config{
-		HTTPAddr:         "127.0.0.1:0",
-		InternalAddr:     "127.0.0.1:0",
-		DatabaseURL:      db.AppDSN,
-		DBMaxConns:       4,
-		KafkaBrokers:     brokers,
+		Base: envconf.Base{
+			HTTPAddr:     "127.0.0.1:0",
+			InternalAddr: "127.0.0.1:0",
+			DatabaseURL:  db.AppDSN,
+			DBMaxConns:   4,
+			KafkaBrokers: brokers,
+		},
 		SigningKey:       seed,
 		AdminToken:       AdminToken,
 		ServiceSecret:    ServiceSecret,
 		InternalTokenTTL: time.Minute,
-		Ready:            func(a identity.Addrs) { ready <- a },
 	}
-	go func() { done <- identity.Run(ctx, cfg) }()
+	go func() { done <- identity.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

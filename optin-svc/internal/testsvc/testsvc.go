@@ -21,6 +21,8 @@ import (
 	idclient "github.com/paylane/paylane/identity-svc/client"
 	idmigrations "github.com/paylane/paylane/identity-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
 	"github.com/paylane/paylane/optin-svc/migrations"
@@ -98,31 +100,31 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 	env.Pool = pg.Pool(t, appDSN)
 	env.Owner = pg.Pool(t, pg.OwnerDSN(t, appDSN))
 	cfg := optin.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: appDSN, DBMaxConns: 4, KafkaBrokers: opts.Brokers,
-		IdentityURL: env.IdentityURL, ServiceSecret: ServiceSecret, ContactsURL: "http://127.0.0.1:1",
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+			DatabaseURL: appDSN, DBMaxConns: 4, KafkaBrokers: opts.Brokers, IdentityURL: env.IdentityURL},
+		ServiceSecret: ServiceSecret, ContactsURL: "http://127.0.0.1:1",
 		TransactionsURL: env.Transactions.URL,
 		AdminToken:      AdminToken, PublicBaseURL: PublicBaseURL, DefaultRegion: "US",
 		SMSProvider: optin.ProviderSink, SMSDefaultFrom: DefaultFrom, SMSAuthToken: SMSAuthToken,
 		SendMaxAttempts: 3, SendRetryBase: 10 * time.Millisecond, SendPollInterval: 50 * time.Millisecond,
-		Contacts: env.Contacts,
-		// Warnings and errors show in the output of a failing test run.
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
+	// Warnings and errors show in the output of a failing test run.
+	runOpts := []svcrun.Option{svcrun.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))}
 	if opts.RealContacts {
 		env.ContactsURL = startContacts(t, identityURL, opts.Brokers)
-		cfg.ContactsURL, cfg.Contacts, env.Contacts = env.ContactsURL, nil, nil
+		cfg.ContactsURL, env.Contacts = env.ContactsURL, nil
+	} else {
+		runOpts = append(runOpts, optin.WithContacts(env.Contacts))
 	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}
 	env.Config = cfg
 	env.BaseURL = "http://" + run(t, "optin-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a optin.Addrs) {
+		return optin.Run(ctx, cfg, append(runOpts, svcrun.WithReady(func(a svcrun.Addrs) {
 			env.InternalAddr = a.Internal
 			ready(a.HTTP)
-		}
-		return optin.Run(ctx, cfg)
+		}))...)
 	})
 	return env
 }
@@ -137,13 +139,13 @@ func startIdentity(t testing.TB, brokers []string) string {
 		t.Fatal(err)
 	}
 	cfg := identity.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
-		KafkaBrokers: brokers, SigningKey: seed, AdminToken: AdminToken, ServiceSecret: ServiceSecret,
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
+			KafkaBrokers: brokers},
+		SigningKey: seed, AdminToken: AdminToken, ServiceSecret: ServiceSecret,
 		InternalTokenTTL: time.Minute,
 	}
 	return "http://" + run(t, "identity-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a identity.Addrs) { ready(a.HTTP) }
-		return identity.Run(ctx, cfg)
+		return identity.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready(a.HTTP) }))
 	})
 }
 
@@ -154,12 +156,12 @@ func startContacts(t testing.TB, identityURL string, brokers []string) string {
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "contacts", contactsmigrations.Sets()...)
 	cfg := contacts.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
-		KafkaBrokers: brokers, IdentityURL: identityURL, DefaultRegion: "US",
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
+			KafkaBrokers: brokers, IdentityURL: identityURL},
+		DefaultRegion: "US",
 	}
 	return "http://" + run(t, "contacts-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a contacts.Addrs) { ready(a.HTTP) }
-		return contacts.Run(ctx, cfg)
+		return contacts.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready(a.HTTP) }))
 	})
 }
 

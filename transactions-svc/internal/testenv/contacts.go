@@ -3,7 +3,6 @@ package testenv
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -18,8 +17,10 @@ import (
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/pgcluster"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	contactsadapter "github.com/paylane/paylane/transactions-svc/internal/contacts"
@@ -72,16 +73,16 @@ func (p *peerState) start(cluster *pgcluster.Cluster) error {
 	if err != nil {
 		return err
 	}
-	ready := make(chan contacts.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := contacts.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: appDSN, MigrateDatabaseURL: ownerDSN, DBMaxConns: 8,
-		IdentityURL: identity.URL, DefaultRegion: "US",
-		Ready:  func(a contacts.Addrs) { ready <- a },
-		Logger: slog.New(slog.DiscardHandler),
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+			DatabaseURL: appDSN, MigrateDatabaseURL: ownerDSN, DBMaxConns: 8, IdentityURL: identity.URL},
+		DefaultRegion: "US",
 	}
-	go func() { done <- contacts.Run(context.Background(), cfg) }()
+	go func() {
+		done <- contacts.Run(context.Background(), cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
+	}()
 	select {
 	case a := <-ready:
 		p.contactsURL = "http://" + a.HTTP

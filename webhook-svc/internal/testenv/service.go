@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	webhooksvc "github.com/paylane/paylane/webhook-svc"
 )
@@ -18,7 +20,7 @@ import (
 // Service is webhook-svc running in-process for one test, with a JWKS
 // server standing in for identity-svc.
 type Service struct {
-	Addrs  webhooksvc.Addrs
+	Addrs  svcrun.Addrs
 	DB     DB
 	signer *authz.Signer
 }
@@ -46,16 +48,19 @@ func StartService(t testing.TB, o ServiceOptions) *Service {
 		o.Conns = 8
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan webhooksvc.Addrs, 1)
+	ready := make(chan svcrun.Addrs, 1)
 	done := make(chan error, 1)
 	cfg := webhooksvc.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
-		DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: o.Conns,
-		KafkaBrokers: o.Brokers, IdentityURL: testkit.IdentityJWKS(t, signer), EncryptionKey: Key(t),
-		AllowCIDRs: o.Allow, ExtraRootCAs: o.Roots, DispatchConcurrency: o.Concurrency, Consumers: 3, PollInterval: 50 * time.Millisecond,
-		Logger: Logger(t), Ready: func(a webhooksvc.Addrs) { ready <- a },
+		Base: envconf.Base{HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
+			DatabaseURL: db.AppDSN, MigrateDatabaseURL: db.OwnerDSN, DBMaxConns: o.Conns,
+			KafkaBrokers: o.Brokers, IdentityURL: testkit.IdentityJWKS(t, signer)},
+		EncryptionKey: Key(t),
+		AllowCIDRs:    o.Allow, DispatchConcurrency: o.Concurrency, Consumers: 3, PollInterval: 50 * time.Millisecond,
 	}
-	go func() { done <- webhooksvc.Run(ctx, cfg) }()
+	go func() {
+		done <- webhooksvc.Run(ctx, cfg, webhooksvc.WithRootCAs(o.Roots), svcrun.WithLogger(Logger(t)),
+			svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -1,4 +1,4 @@
-package identity
+package svcrun
 
 import (
 	"context"
@@ -13,10 +13,11 @@ import (
 // deregisterTimeout bounds the deregistration at shutdown.
 const deregisterTimeout = 5 * time.Second
 
-// registrarFromEnv returns the Consul registrar when CONSUL_HTTP_ADDR is
-// set (ACL token from CONSUL_HTTP_TOKEN), and nil otherwise: without Consul
-// (Kubernetes, devstack) the instance registers nowhere.
-func registrarFromEnv(lookup func(string) (string, bool)) (discovery.Registrar, error) {
+// RegistrarFromEnv returns the Consul registrar when CONSUL_HTTP_ADDR is
+// set (ACL token from CONSUL_HTTP_TOKEN), read through lookup (os.LookupEnv),
+// and nil otherwise: without Consul (Kubernetes, devstack) the instance
+// registers nowhere.
+func RegistrarFromEnv(lookup func(string) (string, bool)) (discovery.Registrar, error) {
 	if addr, _ := lookup("CONSUL_HTTP_ADDR"); addr == "" {
 		return nil, nil
 	}
@@ -27,17 +28,16 @@ func registrarFromEnv(lookup func(string) (string, bool)) (discovery.Registrar, 
 	return d.Registrar, nil
 }
 
-// announce registers this instance with cfg.Registrar, when set: its HTTP
+// announce registers the instance with spec.Registrar, when set: its HTTP
 // port, and a health check on the internal listener's /readyz. It returns
-// the function that deregisters it at shutdown (a no-op without a
-// Registrar), which uses a context of its own since ctx is done by then and
-// only logs a failure (the agent drops the instance once its check stays
-// critical).
-func announce(ctx context.Context, cfg Config, addrs Addrs, log *slog.Logger) (func(), error) {
-	if cfg.Registrar == nil {
+// the function that deregisters it (a no-op without a Registrar), which
+// uses a context of its own since ctx is done by then and only logs a
+// failure: the agent drops the instance once its check stays critical.
+func announce(ctx context.Context, spec Spec, addrs Addrs, log *slog.Logger) (func(), error) {
+	if spec.Registrar == nil {
 		return func() {}, nil
 	}
-	host := cfg.AdvertiseHost
+	host := spec.AdvertiseHost
 	if host == "" {
 		h, err := os.Hostname()
 		if err != nil {
@@ -45,11 +45,11 @@ func announce(ctx context.Context, cfg Config, addrs Addrs, log *slog.Logger) (f
 		}
 		host = h
 	}
-	reg, err := discovery.NewRegistration(serviceName, host, addrs.HTTP, addrs.Internal)
+	reg, err := discovery.NewRegistration(spec.Name, host, addrs.HTTP, addrs.Internal)
 	if err != nil {
 		return nil, fmt.Errorf("registering with discovery: %w", err)
 	}
-	deregister, err := discovery.Announce(ctx, cfg.Registrar, reg)
+	deregister, err := discovery.Announce(ctx, spec.Registrar, reg)
 	if err != nil {
 		return nil, fmt.Errorf("registering with discovery: %w", err)
 	}
