@@ -19,7 +19,7 @@ import (
 // integrator would: register a webhook endpoint, create a contact, a
 // receivable and a payable, read them back and list them, cancel the
 // receivable (and see the second cancel refused as an *APIError), suppress
-// the number; then every delivery the endpoint received is signed, decodes
+// the number, submit a contacts batch; then every delivery the endpoint received is signed, decodes
 // into the SDK's typed event bodies, and matches the webhooks section of the
 // served document with every object closed to undeclared fields.
 func TestSDKEndToEnd(t *testing.T) {
@@ -107,6 +107,14 @@ func TestSDKEndToEnd(t *testing.T) {
 		t.Errorf("suppression entry %s: want phone_last4 0177 and source api", suppressed.Body)
 	}
 
+	batch, err := c.SubmitContactsBatchWithResponse(ctx, nil, paylane.ContactsBatchInput{Items: []map[string]any{
+		{"external_id": "sdk-batch-1", "first_name": "Katherine", "phone": "+14155550178"},
+	}})
+	sdkOK(t, "submitting a contacts batch", err, batch.StatusCode(), batch.JSONDefault)
+	if b := batch.JSON202.Data; b.Type != paylane.BatchTypeContacts || b.TotalItems != 1 || !b.Options.SuppressWebhooks {
+		t.Errorf("batch header %s: want a contacts batch of 1 item, webhooks summarised", batch.Body)
+	}
+
 	// Every event above reaches the endpoint, signed, typed, and as documented.
 	wh, err := standardwebhooks.NewWebhook(*ep.JSON201.Data.SigningSecret)
 	if err != nil {
@@ -114,13 +122,14 @@ func TestSDKEndToEnd(t *testing.T) {
 	}
 	schemas := webhookSchemas(t, e, stack.info.DemoToken)
 	want := map[string]string{
-		"contact.created":      contact.Id,
-		"receivable.created":   receivable.Id,
-		"receivable.cancelled": receivable.Id,
-		"receivable.updated":   receivable.Id,
-		"payable.created":      payable.JSON201.Data.Id,
-		"suppression.created":  suppressed.JSON201.Data.Id,
-		msg.body.Type:          msg.body.Data.ID,
+		"contact.created":         contact.Id,
+		"receivable.created":      receivable.Id,
+		"receivable.cancelled":    receivable.Id,
+		"receivable.updated":      receivable.Id,
+		"payable.created":         payable.JSON201.Data.Id,
+		"suppression.created":     suppressed.JSON201.Data.Id,
+		"contact.batch.completed": batch.JSON202.Data.Id,
+		msg.body.Type:             msg.body.Data.ID,
 	}
 	for typ, id := range want {
 		got := rc.waitFor(t, func(b whBody) bool { return b.Type == typ && b.Data.ID == id })
@@ -164,6 +173,11 @@ func checkTypedEvent(t *testing.T, typ string, raw []byte, id string) {
 		gotType, gotID = string(ev.Type), ev.Data.Id
 	case paylane.SuppressionEvent:
 		gotType, gotID = string(ev.Type), ev.Data.Id
+	case paylane.BatchCompletedEvent:
+		gotType, gotID = string(ev.Type), ev.Data.Id
+		if ev.Data.Status != paylane.BatchStatusCompleted || ev.Data.SucceededItems != 1 {
+			t.Errorf("%s: batch %s is %s with %d rows written, want completed with 1", typ, id, ev.Data.Status, ev.Data.SucceededItems)
+		}
 	default:
 		t.Fatalf("%s: decoded as %T", typ, v)
 	}

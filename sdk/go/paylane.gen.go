@@ -42,19 +42,19 @@ func (e BatchCompletedEventType) Valid() bool {
 
 // Defines values for BatchOnDuplicate.
 const (
-	Fail   BatchOnDuplicate = "fail"
-	Skip   BatchOnDuplicate = "skip"
-	Update BatchOnDuplicate = "update"
+	BatchOnDuplicateFail   BatchOnDuplicate = "fail"
+	BatchOnDuplicateSkip   BatchOnDuplicate = "skip"
+	BatchOnDuplicateUpdate BatchOnDuplicate = "update"
 )
 
 // Valid indicates whether the value is a known member of the BatchOnDuplicate enum.
 func (e BatchOnDuplicate) Valid() bool {
 	switch e {
-	case Fail:
+	case BatchOnDuplicateFail:
 		return true
-	case Skip:
+	case BatchOnDuplicateSkip:
 		return true
-	case Update:
+	case BatchOnDuplicateUpdate:
 		return true
 	default:
 		return false
@@ -90,19 +90,19 @@ func (e BatchStatus) Valid() bool {
 
 // Defines values for BatchType.
 const (
-	Contacts    BatchType = "contacts"
-	Payables    BatchType = "payables"
-	Receivables BatchType = "receivables"
+	BatchTypeContacts    BatchType = "contacts"
+	BatchTypePayables    BatchType = "payables"
+	BatchTypeReceivables BatchType = "receivables"
 )
 
 // Valid indicates whether the value is a known member of the BatchType enum.
 func (e BatchType) Valid() bool {
 	switch e {
-	case Contacts:
+	case BatchTypeContacts:
 		return true
-	case Payables:
+	case BatchTypePayables:
 		return true
-	case Receivables:
+	case BatchTypeReceivables:
 		return true
 	default:
 		return false
@@ -222,22 +222,22 @@ func (e CampaignInputStatus) Valid() bool {
 
 // Defines values for CampaignRuleOp.
 const (
-	Eq  CampaignRuleOp = "eq"
-	Gte CampaignRuleOp = "gte"
-	In  CampaignRuleOp = "in"
-	Lte CampaignRuleOp = "lte"
+	CampaignRuleOpEq  CampaignRuleOp = "eq"
+	CampaignRuleOpGte CampaignRuleOp = "gte"
+	CampaignRuleOpIn  CampaignRuleOp = "in"
+	CampaignRuleOpLte CampaignRuleOp = "lte"
 )
 
 // Valid indicates whether the value is a known member of the CampaignRuleOp enum.
 func (e CampaignRuleOp) Valid() bool {
 	switch e {
-	case Eq:
+	case CampaignRuleOpEq:
 		return true
-	case Gte:
+	case CampaignRuleOpGte:
 		return true
-	case In:
+	case CampaignRuleOpIn:
 		return true
-	case Lte:
+	case CampaignRuleOpLte:
 		return true
 	default:
 		return false
@@ -408,19 +408,19 @@ func (e GatewayDraftStatus) Valid() bool {
 
 // Defines values for GatewayResolutionStatus.
 const (
-	Ambiguous GatewayResolutionStatus = "ambiguous"
-	Matched   GatewayResolutionStatus = "matched"
-	NotFound  GatewayResolutionStatus = "not_found"
+	GatewayResolutionStatusAmbiguous GatewayResolutionStatus = "ambiguous"
+	GatewayResolutionStatusMatched   GatewayResolutionStatus = "matched"
+	GatewayResolutionStatusNotFound  GatewayResolutionStatus = "not_found"
 )
 
 // Valid indicates whether the value is a known member of the GatewayResolutionStatus enum.
 func (e GatewayResolutionStatus) Valid() bool {
 	switch e {
-	case Ambiguous:
+	case GatewayResolutionStatusAmbiguous:
 		return true
-	case Matched:
+	case GatewayResolutionStatusMatched:
 		return true
-	case NotFound:
+	case GatewayResolutionStatusNotFound:
 		return true
 	default:
 		return false
@@ -429,13 +429,13 @@ func (e GatewayResolutionStatus) Valid() bool {
 
 // Defines values for HealthStatus.
 const (
-	Ok HealthStatus = "ok"
+	HealthStatusOk HealthStatus = "ok"
 )
 
 // Valid indicates whether the value is a known member of the HealthStatus enum.
 func (e HealthStatus) Valid() bool {
 	switch e {
-	case Ok:
+	case HealthStatusOk:
 		return true
 	default:
 		return false
@@ -561,16 +561,16 @@ func (e OptInEventType) Valid() bool {
 
 // Defines values for PayableDestinationType.
 const (
-	BankAccount PayableDestinationType = "bank_account"
-	DebitCard   PayableDestinationType = "debit_card"
+	PayableDestinationTypeBankAccount PayableDestinationType = "bank_account"
+	PayableDestinationTypeDebitCard   PayableDestinationType = "debit_card"
 )
 
 // Valid indicates whether the value is a known member of the PayableDestinationType enum.
 func (e PayableDestinationType) Valid() bool {
 	switch e {
-	case BankAccount:
+	case PayableDestinationTypeBankAccount:
 		return true
-	case DebitCard:
+	case PayableDestinationTypeDebitCard:
 		return true
 	default:
 		return false
@@ -708,19 +708,19 @@ func (e ReceivableLatestMessageStatus) Valid() bool {
 
 // Defines values for ReceivablePaymentMethod.
 const (
-	Card        ReceivablePaymentMethod = "card"
-	LessThannil ReceivablePaymentMethod = "<nil>"
-	OutOfBand   ReceivablePaymentMethod = "out_of_band"
+	ReceivablePaymentMethodCard        ReceivablePaymentMethod = "card"
+	ReceivablePaymentMethodLessThannil ReceivablePaymentMethod = "<nil>"
+	ReceivablePaymentMethodOutOfBand   ReceivablePaymentMethod = "out_of_band"
 )
 
 // Valid indicates whether the value is a known member of the ReceivablePaymentMethod enum.
 func (e ReceivablePaymentMethod) Valid() bool {
 	switch e {
-	case Card:
+	case ReceivablePaymentMethodCard:
 		return true
-	case LessThannil:
+	case ReceivablePaymentMethodLessThannil:
 		return true
-	case OutOfBand:
+	case ReceivablePaymentMethodOutOfBand:
 		return true
 	default:
 		return false
