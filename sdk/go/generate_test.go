@@ -23,6 +23,7 @@ const (
 // the workspace (the document comes from the gateway module) and the module
 // proxy or cache for oapi-codegen.
 func TestGeneratedCodeIsCurrent(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("generate.go")
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,46 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	}
 	if len(got) > 900<<10 {
 		t.Errorf("paylane.gen.go is %d KB: keep the generated SDK well under 1 MB (overlay.yaml)", len(got)>>10)
+	}
+}
+
+// TestServedDocumentGeneratesWithDefaults: what any user of oapi-codegen
+// v2.8.2 would do with the served document, client and types with no other
+// setting (no overlay, components pruned by what paths reference), gives
+// code that compiles. Older releases failed on 3.1 type arrays, and a
+// webhook body referenced only from the webhooks section would be pruned
+// and then named.
+func TestServedDocumentGeneratesWithDefaults(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "openapi.json")
+	run(t, strings.Replace(documentCmd, "-o openapi.json", "-o "+doc, 1))
+	mod := filepath.Join(dir, "client")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile("go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"config.yaml": "package: client\ngenerate:\n  client: true\n  models: true\n",
+		"go.mod":      "module example.com/client\n\ngo 1.26.0\n\nrequire github.com/oapi-codegen/runtime v1.9.0\n",
+		"go.sum":      string(sum),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen := filepath.Join(mod, "client.gen.go")
+	run(t, strings.Replace(generatorCmd, "-config oapi-codegen.yaml -o paylane.gen.go openapi.json",
+		"-config "+filepath.Join(mod, "config.yaml")+" -o "+gen+" "+doc, 1))
+	build := exec.Command("go", "build", "./...")
+	build.Dir = mod
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the client oapi-codegen generates from the served document with default settings does not compile: %v\n%s", err, out)
 	}
 }
 
