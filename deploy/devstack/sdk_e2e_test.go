@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
@@ -19,9 +20,11 @@ import (
 // integrator would: register a webhook endpoint, create a contact, a
 // receivable and a payable, read them back and list them, cancel the
 // receivable (and see the second cancel refused as an *APIError), suppress
-// the number, submit a contacts batch; then every delivery the endpoint received is signed, decodes
-// into the SDK's typed event bodies, and matches the webhooks section of the
-// served document with every object closed to undeclared fields.
+// the number, submit a contacts batch. Then every delivery the endpoint
+// received verifies with the Standard Webhooks library and with the SDK's
+// ParseWebhook, decodes into its typed body naming the object, and matches
+// the webhooks section of the served document with every object closed to
+// undeclared fields.
 func TestSDKEndToEnd(t *testing.T) {
 	stack, e := startWithClient(t)
 	ctx := context.Background()
@@ -145,18 +148,18 @@ func TestSDKEndToEnd(t *testing.T) {
 		} else if err := schemas[typ].VisitJSON(body, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
 			t.Errorf("%s: the delivery does not match the document's webhooks section: %v\nbody: %s", typ, err, got.raw)
 		}
-		checkTypedEvent(t, typ, got.raw, id)
+		event, err := paylane.ParseWebhook(*ep.JSON201.Data.SigningSecret, got.header, got.raw, time.Now())
+		if err != nil {
+			t.Fatalf("%s: paylane.ParseWebhook refuses the delivery: %v", typ, err)
+		}
+		checkTypedEvent(t, typ, event, id)
 	}
 }
 
-// checkTypedEvent decodes a delivery into the SDK's WebhookEvent and checks
-// that its type picks the typed body naming id.
-func checkTypedEvent(t *testing.T, typ string, raw []byte, id string) {
+// checkTypedEvent checks that a delivery's type picks the typed body naming
+// id.
+func checkTypedEvent(t *testing.T, typ string, event *paylane.WebhookEvent, id string) {
 	t.Helper()
-	var event paylane.WebhookEvent
-	if err := json.Unmarshal(raw, &event); err != nil {
-		t.Fatalf("%s: decoding into paylane.WebhookEvent: %v", typ, err)
-	}
 	v, err := event.ValueByDiscriminator()
 	if err != nil {
 		t.Fatalf("%s: %v", typ, err)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"os"
+	"time"
 
 	paylane "github.com/paylane/paylane/sdk/go"
 )
@@ -44,9 +47,38 @@ func Example() {
 	fmt.Println(receivable.JSON201.Data.Status)
 }
 
-// A delivery to a webhook endpoint decodes into WebhookEvent; its type picks
-// the typed body. Verify the webhook-signature header before trusting it
-// (Standard Webhooks v1; docs/api.md).
+// A webhook receiver: ParseWebhook verifies the delivery's signature with the
+// endpoint's signing secret and decodes it; the event's type picks its typed
+// body.
+func ExampleParseWebhook() {
+	secret := os.Getenv("PAYLANE_WEBHOOK_SECRET") // the endpoint's signing_secret, whsec_...
+	mux := http.NewServeMux()
+	mux.HandleFunc("/paylane-hooks", func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "unreadable", http.StatusBadRequest)
+			return
+		}
+		event, err := paylane.ParseWebhook(secret, r.Header, body, time.Now())
+		if err != nil {
+			http.Error(w, "bad signature", http.StatusBadRequest)
+			return
+		}
+		v, err := event.ValueByDiscriminator()
+		if err != nil {
+			http.Error(w, "unknown event", http.StatusBadRequest)
+			return
+		}
+		if paid, ok := v.(paylane.ReceivableEvent); ok && paid.Type == paylane.ReceivableEventTypeReceivablePaid {
+			log.Printf("receivable %s paid", paid.Data.Id) // de-duplicate on paid.Id: deliveries may repeat
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	log.Fatal(http.ListenAndServe(":8080", mux))
+}
+
+// A delivery decodes into WebhookEvent; its type picks the typed body. Verify
+// it first (ParseWebhook does both).
 func ExampleWebhookEvent() {
 	body := []byte(`{"id":"01JD3X0Q4Z8W2E5R7T9Y1U3I5O","type":"receivable.paid","created_at":"2026-11-22T01:21:17.123Z",
 	 "data":{"id":"01JD3X0Q4Z8W2E5R7T9Y1U3I5R","transaction_id":"01JD3X0Q4Z8W2E5R7T9Y1U3I5T","contact_id":"01JD3X0Q4Z8W2E5R7T9Y1U3I5K",
