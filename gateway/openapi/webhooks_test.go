@@ -39,6 +39,27 @@ func TestWebhooksListTheEventCatalog(t *testing.T) {
 	if diff := cmp.Diff(want, enum); diff != "" {
 		t.Errorf("WebhookEventType differs from events.Catalog (-want +got):\n%s", diff)
 	}
+	// WebhookEvent, the union a client decodes any delivery into, maps each
+	// type to the schema of its webhook.
+	union := doc.Components.Schemas["WebhookEvent"].Value
+	if union.Discriminator == nil || union.Discriminator.PropertyName != "type" {
+		t.Fatal("WebhookEvent has no discriminator on type")
+	}
+	var mapped []string
+	for typ, ref := range union.Discriminator.Mapping {
+		mapped = append(mapped, typ)
+		item := doc.Webhooks[typ]
+		if item == nil || item.Post == nil || item.Post.RequestBody == nil {
+			continue
+		}
+		if mt := item.Post.RequestBody.Value.Content.Get("application/json"); mt == nil || mt.Schema.Ref != ref.Ref {
+			t.Errorf("WebhookEvent maps %s to %s, its webhook's body is another schema", typ, ref.Ref)
+		}
+	}
+	sort.Strings(mapped)
+	if diff := cmp.Diff(want, mapped); diff != "" {
+		t.Errorf("WebhookEvent's discriminator mapping differs from events.Catalog (-want +got):\n%s", diff)
+	}
 	for name, item := range doc.Webhooks {
 		body := webhookBody(t, doc, name)
 		if body == nil {
