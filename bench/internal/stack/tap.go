@@ -9,9 +9,9 @@ import (
 )
 
 // tap passes the services' JSON log lines on and remembers each service's
-// internal listener from its start-up line: `"internal_addr"` for services,
-// `"internal"` on the gateway's "gateway listening" line. Every service
-// logger writes whole lines, concurrently.
+// internal listener from the `"internal_addr"` of its start-up line (libs/svcrun
+// logs "<name> started" the same way for every service and the gateway).
+// Every service logger writes whole lines, concurrently.
 type tap struct {
 	out   io.Writer
 	mu    sync.Mutex
@@ -26,7 +26,7 @@ func newTap(out io.Writer) *tap {
 func (t *tap) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if bytes.Contains(p, []byte(`"internal`)) {
+	if bytes.Contains(p, []byte(`"internal_addr"`)) {
 		for line := range bytes.Lines(p) {
 			t.learn(line)
 		}
@@ -37,19 +37,12 @@ func (t *tap) Write(p []byte) (int, error) {
 func (t *tap) learn(line []byte) {
 	var rec struct {
 		Service      string `json:"service"`
-		Msg          string `json:"msg"`
 		InternalAddr string `json:"internal_addr"`
-		Internal     string `json:"internal"`
 	}
-	if json.Unmarshal(line, &rec) != nil || rec.Service == "" {
+	if json.Unmarshal(line, &rec) != nil || rec.Service == "" || rec.InternalAddr == "" {
 		return
 	}
-	switch {
-	case rec.InternalAddr != "":
-		t.addrs[rec.Service] = rec.InternalAddr
-	case rec.Msg == "gateway listening" && rec.Internal != "":
-		t.addrs[rec.Service] = rec.Internal
-	}
+	t.addrs[rec.Service] = rec.InternalAddr
 }
 
 // internal returns a copy of the listeners learnt so far.

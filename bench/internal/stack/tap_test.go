@@ -14,7 +14,7 @@ func TestTapLearnsInternalListenersAndPassesLinesOn(t *testing.T) {
 	tp := newTap(&out)
 	lines := []string{
 		`{"level":"INFO","msg":"contacts-svc started","service":"contacts-svc","http_addr":"127.0.0.1:1","internal_addr":"127.0.0.1:2"}` + "\n",
-		`{"level":"INFO","msg":"gateway listening","service":"gateway","public":"127.0.0.1:3","internal":"127.0.0.1:4"}` + "\n",
+		`{"level":"INFO","msg":"gateway started","service":"gateway","http_addr":"127.0.0.1:3","internal_addr":"127.0.0.1:4"}` + "\n",
 		`{"level":"INFO","msg":"request","service":"gateway","internal":"no"}` + "\n",
 		"not json \"internal_addr\"\n",
 	}
