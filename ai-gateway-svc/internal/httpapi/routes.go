@@ -6,6 +6,7 @@
 package httpapi
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,30 +17,26 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 )
 
-// Abilities of the routes (libs/authz's catalogue).
-const (
-	AbilityViewAnyContact = "api:view-any-contact"
-	AbilityCreateContact  = "api:create-contact"
-)
-
-// Directions of a transaction.
-const (
-	receivable = "receivable"
-	payable    = "payable"
-)
-
 // Handlers serves the routes on the use cases.
 type Handlers struct {
 	app *app.App
 }
 
 // Register mounts the routes on r behind the internal-token middleware
-// and the ai_gateway flag.
-func Register(r fiber.Router, a *app.App, v *authz.Verifier) {
+// and the ai_gateway flag; mcp, when not nil, serves the MCP endpoint
+// (/api/v1/gateway/mcp: POST, GET for the event stream, DELETE) behind the
+// same two.
+func Register(r fiber.Router, a *app.App, v *authz.Verifier, mcp http.Handler) {
 	h := &Handlers{app: a}
 	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay)
-	g.Post("/resolve-contact", authz.Require(AbilityViewAnyContact), h.resolveContact)
-	g.Post("/contacts", authz.Require(AbilityCreateContact), h.createContact)
+	if mcp != nil {
+		bridge := Bridge(mcp)
+		g.Post("/mcp", bridge)
+		g.Get("/mcp", bridge)
+		g.Delete("/mcp", bridge)
+	}
+	g.Post("/resolve-contact", authz.Require(app.AbilityViewAnyContact), h.resolveContact)
+	g.Post("/contacts", authz.Require(app.AbilityCreateContact), h.createContact)
 	g.Post("/transactions/prepare", h.prepare)
 	g.Post("/transactions/:transaction/confirm", h.confirm)
 	g.Get("/transactions/:reference/status", h.status)
@@ -73,13 +70,15 @@ func passReplay(c *fiber.Ctx) error {
 	return err
 }
 
-// validDirection reports whether d is receivable or payable.
-func validDirection(d string) bool { return d == receivable || d == payable }
-
 // bearer is the caller's internal token, forwarded to the peers.
 func bearer(c *fiber.Ctx) string {
 	tok, _ := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
 	return strings.Clone(tok)
+}
+
+// caller is who the request acts for.
+func caller(c *fiber.Ctx) app.Caller {
+	return app.Caller{Claims: authz.ClaimsFrom(c), Token: bearer(c)}
 }
 
 // idemKey is the caller's Idempotency-Key, forwarded to the owning service.
