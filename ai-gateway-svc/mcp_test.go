@@ -180,7 +180,8 @@ func TestMCPTools(t *testing.T) {
 }
 
 // TestMCPGates: the flag off refuses the endpoint (403 in the envelope,
-// the client cannot connect); a token without the direction's create
+// the client cannot connect), so does a token without any of the tools'
+// abilities; a token without the direction's create
 // ability gets the gate's forbidden from prepare_transaction, before any
 // peer is called.
 func TestMCPGates(t *testing.T) {
@@ -193,6 +194,13 @@ func TestMCPGates(t *testing.T) {
 		"Accept", "application/json, text/event-stream")
 	if r.Status != http.StatusForbidden || r.Code() != "forbidden" {
 		t.Fatalf("flag off = %d %s, want 403 forbidden", r.Status, r.Body)
+	}
+
+	r = s.Do(t, http.MethodPost, "/api/v1/gateway/mcp", s.Token(t, "t1", true, "api:view-any-campaign"),
+		map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{}},
+		"Accept", "application/json, text/event-stream")
+	if r.Status != http.StatusForbidden || r.Code() != "forbidden" {
+		t.Fatalf("a token without any of the tools' abilities = %d %s, want 403 forbidden", r.Status, r.Body)
 	}
 
 	cs, err := connect(t, s, s.Token(t, "t1", true, viewAnyContact, createPayable))

@@ -33,6 +33,13 @@ const (
 	Payable    = "payable"
 )
 
+// ToolAbilities are the abilities of the operations: a token needs one of
+// them at least to use the MCP endpoint.
+func ToolAbilities() []string {
+	return []string{AbilityViewAnyContact, AbilityCreateContact, "api:create-" + Receivable, "api:create-" + Payable,
+		"api:view-" + Receivable, "api:view-" + Payable}
+}
+
 // MaxIdempotencyKey is the longest Idempotency-Key (contract section 3).
 const MaxIdempotencyKey = 128
 

@@ -31,9 +31,9 @@ func Register(r fiber.Router, a *app.App, v *authz.Verifier, mcp http.Handler) {
 	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay)
 	if mcp != nil {
 		bridge := Bridge(mcp)
-		g.Post("/mcp", bridge)
-		g.Get("/mcp", bridge)
-		g.Delete("/mcp", bridge)
+		for _, method := range []string{fiber.MethodPost, fiber.MethodGet, fiber.MethodDelete} {
+			g.Add(method, "/mcp", requireAny(app.ToolAbilities()), bridge)
+		}
 	}
 	g.Post("/resolve-contact", authz.Require(app.AbilityViewAnyContact), h.resolveContact)
 	g.Post("/contacts", authz.Require(app.AbilityCreateContact), h.createContact)
@@ -54,6 +54,20 @@ func requireFlag(c *fiber.Ctx) error {
 		return e
 	}
 	return c.Next()
+}
+
+// requireAny answers 403 forbidden to a token that holds none of the
+// abilities: a session it opened could only fail every tool call.
+func requireAny(abilities []string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		claims := authz.ClaimsFrom(c)
+		for _, a := range abilities {
+			if claims.Has(a) {
+				return c.Next()
+			}
+		}
+		return apierr.Forbidden()
+	}
 }
 
 // passReplay tells the caller, as the owning service told the gateway,

@@ -47,7 +47,11 @@ func NewHandler(a *app.App, log *slog.Logger) http.Handler {
 		&mcp.ServerOptions{Instructions: instructions, Logger: log})
 	t := &tools{app: a}
 	t.register(srv)
+	// A POST is answered with one JSON message (the tools send no progress
+	// in between), which any proxy carries; the session's GET stays the
+	// event stream for what the server sends on its own.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		JSONResponse:        true,
 		SessionTimeout:      SessionTimeout,
 		MaxRequestBodyBytes: maxBody,
 		Logger:              log,
