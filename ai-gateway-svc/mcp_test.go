@@ -265,4 +265,16 @@ func TestMCPEventStream(t *testing.T) {
 	if r := s.Do(t, http.MethodGet, "/api/v1/gateway/mcp", tok, nil, headers...); r.Status != http.StatusNotFound || r.Code() != "resource_not_found" {
 		t.Errorf("GET of a deleted session = %d %s, want 404 resource_not_found", r.Status, r.Body)
 	}
+	for _, c := range []struct {
+		method, accept, field string
+	}{
+		{http.MethodGet, "text/event-stream", "Mcp-Session-Id"},
+		{http.MethodDelete, "", "Mcp-Session-Id"},
+		{http.MethodPost, "application/json", "Accept"},
+	} {
+		r := s.Do(t, c.method, "/api/v1/gateway/mcp", tok, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "Accept", c.accept)
+		if r.Status != http.StatusUnprocessableEntity || r.Code() != "validation_failed" || !contains(r.Body, `"`+c.field+`"`) {
+			t.Errorf("%s without %s = %d %s, want 422 naming it", c.method, c.field, r.Status, r.Body)
+		}
+	}
 }

@@ -542,7 +542,7 @@ func (o *oaRun) aiGateway(t *testing.T, contactID string) {
 	o.call(t, http.MethodPost, "/api/v1/gateway/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, http.StatusAccepted, session...)
 	o.call(t, http.MethodPost, "/api/v1/gateway/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":`+
 		`{"name":"transaction_status","arguments":{"reference":"`+tx+`"}}}`, http.StatusOK, session...)
-	o.bad(t, http.MethodGet, "/api/v1/gateway/mcp", "", http.StatusBadRequest, "Accept", "text/event-stream")
+	o.bad(t, http.MethodGet, "/api/v1/gateway/mcp", "", http.StatusUnprocessableEntity, "Accept", "text/event-stream")
 	o.call(t, http.MethodDelete, "/api/v1/gateway/mcp", "", http.StatusNoContent, session...)
 	o.call(t, http.MethodDelete, "/api/v1/gateway/mcp", "", http.StatusNotFound, session...)
 }

@@ -59,6 +59,33 @@ func Bridge(h http.Handler) fiber.Handler {
 	}
 }
 
+// mcpHeaders refuses, with 422 naming the header, a request the MCP
+// transport cannot serve for want of a header: Accept listing
+// application/json and text/event-stream on POST, text/event-stream on GET;
+// Mcp-Session-Id on GET and DELETE (POST without one may only initialize,
+// which the transport checks).
+func mcpHeaders(c *fiber.Ctx) error {
+	accept := strings.ToLower(c.Get(fiber.HeaderAccept))
+	problems := map[string][]string{}
+	switch c.Method() {
+	case fiber.MethodPost:
+		if !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream") {
+			problems["Accept"] = []string{"The Accept header must list application/json and text/event-stream."}
+		}
+	case fiber.MethodGet:
+		if !strings.Contains(accept, "text/event-stream") {
+			problems["Accept"] = []string{"The Accept header must list text/event-stream."}
+		}
+	}
+	if c.Method() != fiber.MethodPost && c.Get("Mcp-Session-Id") == "" {
+		problems["Mcp-Session-Id"] = []string{"The Mcp-Session-Id header is required: initialize a session first."}
+	}
+	if len(problems) > 0 {
+		return apierr.Validation(problems)
+	}
+	return c.Next()
+}
+
 // netRequest copies the request into a net/http one on ctx: the handler
 // may run on after the Fiber handler returned (an event stream), so it
 // shares no buffer with Fiber's.

@@ -32,7 +32,7 @@ func Register(r fiber.Router, a *app.App, v *authz.Verifier, mcp http.Handler) {
 	if mcp != nil {
 		bridge := Bridge(mcp)
 		for _, method := range []string{fiber.MethodPost, fiber.MethodGet, fiber.MethodDelete} {
-			g.Add(method, "/mcp", requireAny(app.ToolAbilities()), bridge)
+			g.Add(method, "/mcp", requireAny(app.ToolAbilities()), mcpHeaders, bridge)
 		}
 	}
 	g.Post("/resolve-contact", authz.Require(app.AbilityViewAnyContact), h.resolveContact)
