@@ -31,6 +31,13 @@ func Bridge(h http.Handler) fiber.Handler {
 		go func() {
 			defer close(done)
 			defer w.finish()
+			// Fiber's recovery does not reach this goroutine: a panic of
+			// the handler is a 500 (when nothing was sent yet), not a crash.
+			defer func() {
+				if p := recover(); p != nil {
+					w.fail()
+				}
+			}()
 			h.ServeHTTP(w, req)
 		}()
 		select {
@@ -155,6 +162,17 @@ func (w *bridgeWriter) Flush() {
 	case w.chunks <- chunk:
 	case <-w.ctx.Done():
 	}
+}
+
+// fail answers 500 when the handler broke before answering.
+func (w *bridgeWriter) fail() {
+	w.once.Do(func() {
+		w.status = http.StatusInternalServerError
+		w.header = http.Header{"Content-Type": {"text/plain"}}
+		w.buf.Reset()
+		w.buf.WriteString("The server could not complete the request.")
+		close(w.committed)
+	})
 }
 
 // finish runs when the handler returns: the rest of a stream is sent and
