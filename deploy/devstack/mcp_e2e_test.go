@@ -212,6 +212,10 @@ func TestAIGatewayMCPEndToEnd(t *testing.T) {
 		t.Errorf("above the daily limit: limit %q, want ai_daily_amount", got)
 	}
 	mcpCall(t, cs, "prepare_transaction", map[string]any{"direction": "receivable", "contact_id": contact.ID, "amount": 4750}).decode(t, &draft)
+	// The REST route refuses alike.
+	r := e.aiSend(t, http.MethodPost, "/api/v1/gateway/transactions/prepare", tok,
+		map[string]any{"direction": "receivable", "contact_id": contact.ID, "amount": 50001}, "")
+	e.expectError(t, r, http.StatusUnprocessableEntity, "ai_limit_exceeded")
 
 	without := e.mintWithout(t, tenant, "mcp without create-receivable", "api:create-receivable")
 	limited, err := e.mcpConnect(t, without)
@@ -230,7 +234,7 @@ func TestAIGatewayMCPEndToEnd(t *testing.T) {
 	if _, err := e.mcpConnect(t, offTok); err == nil {
 		t.Error("connected with the ai_gateway flag off")
 	}
-	r := e.send(t, http.MethodPost, mcpEndpoint, offTok, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+	r = e.send(t, http.MethodPost, mcpEndpoint, offTok, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
 		map[string]string{"Accept": "application/json, text/event-stream"})
 	e.expectError(t, r, http.StatusForbidden, "forbidden")
 }
