@@ -1,8 +1,9 @@
 // Package httpapi is ai-gateway-svc's HTTP surface: the AI gateway routes
 // under /api/v1/gateway. Every route needs an internal token and the
 // tenant's ai_gateway flag (403 forbidden without it, before anything
-// else); each then applies its ability gate. errors.go maps the peers'
-// errors to the envelope in one place.
+// else); each then runs its operation (internal/app: ability gate, input
+// rules, the peers' errors in the envelope's terms). The MCP endpoint is
+// served here too, through Bridge.
 package httpapi
 
 import (
