@@ -237,6 +237,10 @@ func TestAIGatewayMCPEndToEnd(t *testing.T) {
 	r = e.send(t, http.MethodPost, mcpEndpoint, offTok, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
 		map[string]string{"Accept": "application/json, text/event-stream"})
 	e.expectError(t, r, http.StatusForbidden, "forbidden")
+	// The endpoint counts against the token's rate limit like any route.
+	if r.header.Get("X-RateLimit-Limit") == "" || r.header.Get("X-RateLimit-Remaining") == "" {
+		t.Errorf("MCP answer without X-RateLimit-Limit and X-RateLimit-Remaining: %v", r.header)
+	}
 }
 
 // mintWithout mints a token of tenant with every ability but the given ones.
