@@ -17,6 +17,7 @@ import (
 
 	"github.com/paylane/paylane/ai-gateway-svc/internal/app"
 	"github.com/paylane/paylane/ai-gateway-svc/internal/httpapi"
+	"github.com/paylane/paylane/ai-gateway-svc/internal/mcpapi"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/svcrun"
 )
@@ -45,6 +46,7 @@ func build(cfg Config, e *svcrun.Env) svcrun.Parts {
 		transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), hc),
 	)
 	web := e.NewApp()
-	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
+	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil),
+		mcpapi.NewHandler(uc, e.Log))
 	return svcrun.Parts{Web: web}
 }

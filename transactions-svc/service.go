@@ -68,7 +68,7 @@ func workers(cfg Config, st *store.Store, uc *app.App, e *svcrun.Env) []svcrun.W
 	ws := []svcrun.Worker{
 		svcrun.Loop("cleanup", func(ctx context.Context) {
 			tenancy.DeleteExpiredEvery(ctx, e.Pool, cleanupInterval, e.Log, "idempotency_keys", "transaction_batch_rows",
-				"notifications")
+				"notifications", "ai_confirmations")
 		}),
 		svcrun.Loop("scheduler", scheduler.New(st, uc, cfg.SchedulerInterval, e.Log).Run),
 	}
