@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/ids"
-	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -78,7 +78,11 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 // failed, it stays with failure_reason set.
 func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) error {
 	now := a.Now()
-	ok, reason := sandbox.IdentityCheck(it.Destination.Last4)
+	res, err := a.sandbox.Verify(ctx, rail.Verify{PayableID: it.ID, Last4: it.Destination.Last4})
+	if err != nil {
+		return err
+	}
+	ok, reason := res.Outcome == rail.Approved, res.Reason
 	outcome := "passed"
 	if !ok {
 		outcome = "failed"
@@ -116,12 +120,17 @@ func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, erro
 			return err
 		}
 		it.DisbursementAttempts++
-		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
-		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
-			Outcome: string(outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+		res, err := a.sandbox.Disburse(ctx, rail.Disbursement{PayableID: it.ID, Amount: it.Amount, Currency: it.Currency,
+			Last4: it.Destination.Last4, Attempt: it.DisbursementAttempts})
+		if err != nil {
 			return err
 		}
-		if outcome != sandbox.Approved {
+		reason := res.Reason
+		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
+			Outcome: string(res.Outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+			return err
+		}
+		if res.Outcome != rail.Approved {
 			if err := move(it, txn.RailFailed); err != nil {
 				return err
 			}
