@@ -27,6 +27,9 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
 		}
+		if hostedRail(*it) {
+			return ErrHostedRail // no card number is taken for a provider's rail
+		}
 		if err := move(it, txn.SubmitCard); err != nil {
 			return err
 		}
@@ -83,42 +86,54 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 // applyCharge records the rail's answer on a processing receivable.
 func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch rail.Result) (txn.Item, error) {
 	return a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
-		now := a.Now()
-		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
-			return err
-		}
-		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "charge",
-			Outcome: string(ch.Outcome), Brand: opt(ch.Brand), Last4: opt(ch.Last4), FailureReason: opt(ch.Reason), CreatedAt: now}); err != nil {
-			return err
-		}
-		it.CardBrand, it.CardLast4 = opt(ch.Brand), opt(ch.Last4)
-		switch ch.Outcome {
-		case rail.Approved:
-			if err := move(it, txn.RailPaid); err != nil {
-				return err
-			}
-			method := txn.MethodCard
-			it.PaidAt, it.PaymentMethod, it.FailureReason = &now, &method, nil
-			if err := stopWork(ctx, tx, *it); err != nil {
-				return err
-			}
-			return a.save(ctx, tx, it, evPaid)
-		case rail.Declined:
-			if err := move(it, txn.RailDeclined); err != nil {
-				return err
-			}
-			it.Declines++
-			if it.Declines >= txn.MaxDeclines {
-				a.revoke(it)
-			}
-		default:
-			if err := move(it, txn.RailError); err != nil {
-				return err
-			}
-		}
-		it.FailureReason = opt(ch.Reason)
-		return a.save(ctx, tx, it, evPaymentFailed)
+		return a.recordCharge(ctx, tx, it, ch)
 	})
+}
+
+// recordCharge applies a rail's answer to a receivable locked in tx and
+// processing: paid, pending again after a decline (the link is revoked
+// after the fifth), or failed.
+func (a *App) recordCharge(ctx context.Context, tx *store.Tx, it *txn.Item, ch rail.Result) error {
+	now := a.Now()
+	if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
+		return err
+	}
+	if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "charge",
+		Outcome: string(ch.Outcome), Brand: opt(ch.Brand), Last4: opt(ch.Last4), FailureReason: opt(ch.Reason), CreatedAt: now}); err != nil {
+		return err
+	}
+	if ch.Brand != "" || ch.Last4 != "" {
+		it.CardBrand, it.CardLast4 = opt(ch.Brand), opt(ch.Last4)
+	}
+	if ch.Reference != "" {
+		it.ProviderReference = &ch.Reference
+	}
+	switch ch.Outcome {
+	case rail.Approved:
+		if err := move(it, txn.RailPaid); err != nil {
+			return err
+		}
+		method := txn.MethodCard
+		it.PaidAt, it.PaymentMethod, it.FailureReason = &now, &method, nil
+		if err := stopWork(ctx, tx, *it); err != nil {
+			return err
+		}
+		return a.save(ctx, tx, it, evPaid)
+	case rail.Declined:
+		if err := move(it, txn.RailDeclined); err != nil {
+			return err
+		}
+		it.Declines++
+		if it.Declines >= txn.MaxDeclines {
+			a.revoke(it)
+		}
+	default:
+		if err := move(it, txn.RailError); err != nil {
+			return err
+		}
+	}
+	it.FailureReason = opt(ch.Reason)
+	return a.save(ctx, tx, it, evPaymentFailed)
 }
 
 func opt(s string) *string {

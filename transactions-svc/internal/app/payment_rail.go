@@ -93,12 +93,12 @@ func (a *App) webhookURL(r store.PaymentRail) string {
 // keys, same webhook URL); another account retires the current rail and
 // starts a new one (transactions created before keep the old one).
 func (a *App) PutPaymentRail(ctx context.Context, scope Scope, in RailInput) (PaymentRail, error) {
-	if a.rails == nil {
-		return PaymentRail{}, ErrRailsOff
-	}
 	mode, err := checkRailInput(in)
 	if err != nil {
 		return PaymentRail{}, err
+	}
+	if a.rails == nil {
+		return PaymentRail{}, ErrRailsOff
 	}
 	account, err := a.rails.Stripe.CheckKey(ctx, scope.TenantID, in.SecretKey)
 	switch {

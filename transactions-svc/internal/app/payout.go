@@ -26,6 +26,9 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
 		}
+		if hostedRail(*it) {
+			return ErrHostedRail // the provider takes the destination on its own pages
+		}
 		if err := move(it, txn.SelectDestination); err != nil {
 			return err
 		}
@@ -112,16 +115,29 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 }
 
 // disburse asks the rail to pay out a processing payable and applies the
-// answer: disbursed, or failed (retry-disbursement tries again).
+// answer: disbursed, or failed (retry-disbursement tries again). On Stripe
+// the transfer is made under the payable's lock with its idempotency key:
+// the payable id, suffixed with the number of transfers Stripe refused
+// before. A transfer without an answer (Stripe unavailable) fails the
+// payable with provider_unavailable and keeps the key, so the retry cannot
+// transfer twice.
 func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
 	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
 			return err
 		}
-		it.DisbursementAttempts++
-		res, err := a.sandbox.Disburse(ctx, rail.Disbursement{PayableID: it.ID, Amount: it.Amount, Currency: it.Currency,
-			Last4: it.Destination.Last4, Attempt: it.DisbursementAttempts})
+		var (
+			res rail.Result
+			err error
+		)
+		if hostedRail(*it) {
+			res, err = a.transfer(ctx, tx, it)
+		} else {
+			it.DisbursementAttempts++
+			res, err = a.sandbox.Disburse(ctx, rail.Disbursement{PayableID: it.ID, Amount: it.Amount, Currency: it.Currency,
+				Last4: it.Destination.Last4, Attempt: it.DisbursementAttempts})
+		}
 		if err != nil {
 			return err
 		}
@@ -129,6 +145,9 @@ func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, erro
 		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
 			Outcome: string(res.Outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
 			return err
+		}
+		if res.Reference != "" {
+			it.ProviderReference = &res.Reference
 		}
 		if res.Outcome != rail.Approved {
 			if err := move(it, txn.RailFailed); err != nil {

@@ -200,3 +200,12 @@ func (t *Tx) PendingPayablesOf(ctx context.Context, railID, phone string) ([]str
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
+
+// SetProviderReference records the provider's id of a transaction's
+// payment (a checkout opened) without changing its state.
+func (t *Tx) SetProviderReference(ctx context.Context, transactionID, ref string) error {
+	if _, err := t.tx.Exec(ctx, "UPDATE transactions SET provider_reference = $2 WHERE id = $1", transactionID, ref); err != nil {
+		return fmt.Errorf("recording provider reference: %w", err)
+	}
+	return nil
+}
