@@ -142,8 +142,12 @@ func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, erro
 			return err
 		}
 		reason := res.Reason
+		var last4 *string // digits of a sandbox destination; a Stripe account has none
+		if !hostedRail(*it) {
+			last4 = &it.Destination.Last4
+		}
 		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
-			Outcome: string(res.Outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+			Outcome: string(res.Outcome), Last4: last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
 			return err
 		}
 		if res.Reference != "" {

@@ -104,7 +104,7 @@ func TestChargeOpensACheckoutSession(t *testing.T) {
 	got := rec.last(t)
 	want := map[string]string{"mode": "payment", "client_reference_id": "01JD3X0Q4Z8W2E5R7T9Y1V3K5M",
 		"line_items[0][price_data][unit_amount]": "4200", "line_items[0][price_data][currency]": "eur",
-		"metadata[paylane_receivable_id]": "01JD3X0Q4Z8W2E5R7T9Y1V3K5M",
+		"metadata[paylane_receivable_id]":                      "01JD3X0Q4Z8W2E5R7T9Y1V3K5M",
 		"payment_intent_data[metadata][paylane_receivable_id]": "01JD3X0Q4Z8W2E5R7T9Y1V3K5M",
 		"success_url": "https://pay.example/l/r/x?checkout=return"}
 	if got.path != "/v1/checkout/sessions" || got.idempotencyKey != "01JD3X0Q4Z8W2E5R7T9Y1V3K5M" {
