@@ -28,7 +28,10 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require code.dny.dev/ssrf v0.3.0 // indirect
+require (
+	code.dny.dev/ssrf v0.3.0 // indirect
+	github.com/stripe/stripe-go/v82 v82.5.1 // indirect
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
