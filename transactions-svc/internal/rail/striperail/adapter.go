@@ -2,7 +2,9 @@ package striperail
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 
@@ -119,6 +121,10 @@ func (a *adapter) Verify(ctx context.Context, v rail.Verify) (rail.Result, error
 		ReturnURL:  stripe.String(v.ReturnURL),
 		RefreshURL: stripe.String(v.RefreshURL),
 	}
+	// An onboarding link is single-use and short-lived: a repeated request
+	// (a double click) within the same minute gets the same link, a later
+	// visit a fresh one.
+	link.SetIdempotencyKey(fmt.Sprintf("account-link-%s-%d", account, time.Now().Unix()/60))
 	var al *stripe.AccountLink
 	err := a.c.call(ctx, a.railID, func(ctx context.Context) error {
 		var err error

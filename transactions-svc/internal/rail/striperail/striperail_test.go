@@ -130,8 +130,17 @@ func TestVerifyOnboardsAndDisburseTransfers(t *testing.T) {
 		t.Fatalf("Verify = %+v, want a redirect to onboarding of a new account", res)
 	}
 	if got := rec.last(t); got.path != "/v1/account_links" || got.form.Get("account") != res.Reference ||
-		got.form.Get("type") != "account_onboarding" {
+		got.form.Get("type") != "account_onboarding" || !strings.HasPrefix(got.idempotencyKey, "account-link-"+res.Reference) {
 		t.Fatalf("account link request %+v", got)
+	}
+	created := false
+	for _, r := range rec.requests {
+		if r.method == http.MethodPost && r.path == "/v1/accounts" {
+			created = r.idempotencyKey == "account-recipient-1" && r.form.Get("capabilities[transfers][requested]") == "true"
+		}
+	}
+	if !created {
+		t.Fatal("no account created with the recipient's idempotency key and the transfers capability")
 	}
 	// A known account is read back, not created again; stripe-mock's
 	// account has its transfers capability active, so it is ready.
