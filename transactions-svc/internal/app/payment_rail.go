@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -159,6 +160,12 @@ func (a *App) DeletePaymentRail(ctx context.Context, scope Scope) error {
 	})
 }
 
+// Characters of Stripe's keys and of its webhook signing secrets.
+var (
+	keyChars    = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	secretChars = regexp.MustCompile(`^[A-Za-z0-9_+/=]+$`)
+)
+
 // checkRailInput validates a PUT body before the provider is asked, and
 // returns the key's mode.
 func checkRailInput(in RailInput) (string, error) {
@@ -167,6 +174,9 @@ func checkRailInput(in RailInput) (string, error) {
 		p.Add("provider", "The provider must be stripe.")
 	}
 	mode := striperail.Mode(in.SecretKey)
+	if !keyChars.MatchString(in.SecretKey) {
+		mode = "" // a key Stripe issues holds these characters only; others would not travel in a header
+	}
 	if mode == "" {
 		p.Add("secret_key", "The secret key must be a Stripe secret or restricted key (sk_test_, sk_live_, rk_test_, rk_live_).")
 	}
@@ -174,11 +184,11 @@ func checkRailInput(in RailInput) (string, error) {
 		p.Add("secret_key", "The secret key may not be longer than 255 characters.")
 	}
 	for field, v := range map[string]string{"webhook_secret": in.WebhookSecret, "connect_webhook_secret": in.ConnectWebhookSecret} {
-		if (v != "" || field == "webhook_secret") && (!strings.HasPrefix(v, "whsec_") || len(v) > 255) {
+		if (v != "" || field == "webhook_secret") && (!strings.HasPrefix(v, "whsec_") || len(v) > 255 || !secretChars.MatchString(v)) {
 			p.Add(field, "The webhook secret must be the whsec_ signing secret Stripe shows for the endpoint.")
 		}
 	}
-	if k := in.PublishableKey; k != nil && (!strings.HasPrefix(*k, "pk_") || len(*k) > 255) {
+	if k := in.PublishableKey; k != nil && (!strings.HasPrefix(*k, "pk_") || len(*k) > 255 || !keyChars.MatchString(*k)) {
 		p.Add("publishable_key", "The publishable key must start with pk_.")
 	} else if k != nil && strings.SplitN(*k, "_", 3)[1] != mode && mode != "" {
 		p.Add("publishable_key", "The publishable key must be of the same mode as the secret key.")

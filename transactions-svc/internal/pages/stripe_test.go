@@ -137,6 +137,8 @@ func TestPaymentRailIsCheckedStoredSealedAndNeverShown(t *testing.T) {
 	}{
 		{"key Stripe refuses", `{"provider":"stripe","secret_key":"sk_live_refused","webhook_secret":"whsec_x"}`, "secret_key"},
 		{"not a Stripe key", `{"provider":"stripe","secret_key":"hunter2","webhook_secret":"whsec_x"}`, "secret_key"},
+		{"a key no header can carry", `{"provider":"stripe","secret_key":"sk_test_a\nX-Evil: 1","webhook_secret":"whsec_x"}`, "secret_key"},
+		{"a webhook secret with spaces", `{"provider":"stripe","secret_key":"sk_test_1","webhook_secret":"whsec_a b"}`, "webhook_secret"},
 		{"no webhook secret", `{"provider":"stripe","secret_key":"sk_test_1"}`, "webhook_secret"},
 		{"other provider", `{"provider":"paypal","secret_key":"sk_test_1","webhook_secret":"whsec_x"}`, "provider"},
 		{"publishable key of the other mode", `{"provider":"stripe","secret_key":"sk_test_1","webhook_secret":"whsec_x","publishable_key":"pk_live_1"}`, "publishable_key"},
