@@ -161,10 +161,12 @@ func recipientKey(tenantID, railID, phone string) string {
 // the payable goes destination_selected, verified and processing, and then
 // transfers the amount. A payable no longer pending is returned as it is.
 func (a *App) payToAccount(ctx context.Context, tenantID, id, account string) (txn.Item, error) {
+	moved := false
 	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if it.Status != txn.Pending {
 			return nil
 		}
+		moved = true
 		now := a.Now()
 		if err := move(it, txn.SelectDestination); err != nil {
 			return err
@@ -188,8 +190,8 @@ func (a *App) payToAccount(ctx context.Context, tenantID, id, account string) (t
 		}
 		return a.save(ctx, tx, it)
 	})
-	if err != nil || it.Status != txn.Processing {
-		return it, err
+	if err != nil || !moved {
+		return it, err // a concurrent visit or event moved it: that one transfers
 	}
 	return a.disburse(ctx, tenantID, id)
 }

@@ -131,6 +131,9 @@ func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, erro
 			res rail.Result
 			err error
 		)
+		if hostedRail(*it) && it.Status != txn.Processing {
+			return nil // another request made (or is recording) this transfer
+		}
 		if hostedRail(*it) {
 			res, err = a.transfer(ctx, tx, it)
 		} else {
