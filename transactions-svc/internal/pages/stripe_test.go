@@ -388,3 +388,39 @@ func TestStripeDownLeavesItemsRetryable(t *testing.T) {
 
 // statusCSRF is the answer to a post without the page's CSRF token.
 const statusCSRF = 419
+
+// TestTwoReturnsFromOnboardingMakeOneTransfer: the recipient's browser
+// comes back twice at once; the payable is paid once.
+func TestTwoReturnsFromOnboardingMakeOneTransfer(t *testing.T) {
+	t.Parallel()
+	f := newStripeFixture(t, testkit.StripeMock(t))
+	pay := f.create(t, "payables")
+	link := f.link(t, pay)
+	if a := f.get(t, link); a.status != http.StatusSeeOther {
+		t.Fatalf("payout page: %d", a.status)
+	}
+	done := make(chan answer, 2)
+	for range 2 {
+		go func() {
+			req, _ := http.NewRequest(http.MethodGet, link+"&onboarding=return", nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				done <- answer{}
+				return
+			}
+			resp.Body.Close()
+			done <- answer{status: resp.StatusCode}
+		}()
+	}
+	for range 2 {
+		if a := <-done; a.status != http.StatusOK {
+			t.Errorf("return from onboarding: %d", a.status)
+		}
+	}
+	if got := f.item(t, "payables", pay.ID); got.Status != "disbursed" {
+		t.Fatalf("payable %+v", got)
+	}
+	if n := f.count(t, "payable.disbursed"); n != 1 {
+		t.Fatalf("%d payable.disbursed events, want 1", n)
+	}
+}
