@@ -41,14 +41,14 @@ func (p *Pages) hosted(c *fiber.Ctx, l link, it txn.Item) error {
 		if err != nil {
 			return p.hostedFail(c, err)
 		}
-		return c.Redirect(url, http.StatusSeeOther)
+		return handOver(c, url)
 	}
 	step, err := p.app.StartPayout(ctx, it, c.Query(paramOnboarding) == "return", self+"&"+paramOnboarding+"=return", self)
 	if err != nil {
 		return p.hostedFail(c, err)
 	}
 	if step.RedirectURL != "" {
-		return c.Redirect(step.RedirectURL, http.StatusSeeOther)
+		return handOver(c, step.RedirectURL)
 	}
 	if step.Item.Status == txn.Pending {
 		return p.renderHosted(c, notice(http.StatusOK, "Checking your details",
@@ -72,6 +72,14 @@ func (p *Pages) hostedFail(c *fiber.Ctx, err error) error {
 			"Our payment provider could not start this payment. Nothing was charged; the sender will follow up."))
 	}
 	return p.fail(c, err)
+}
+
+// handOver sends the customer to the provider's page (303), neither cached
+// nor telling the provider the signed link it came from.
+func handOver(c *fiber.Ctx, url string) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
+	return c.Redirect(url, http.StatusSeeOther)
 }
 
 func notice(status int, heading, message string) page {

@@ -184,6 +184,9 @@ func TestReceivableOnStripeIsPaidThroughCheckoutAndItsWebhook(t *testing.T) {
 	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.header.Get("Location"), "https://checkout.stripe.com/") {
 		t.Fatalf("pay page: %d Location %q\n%s", a.status, a.header.Get("Location"), a.body)
 	}
+	if a.header.Get("Referrer-Policy") != "no-referrer" || a.header.Get("Cache-Control") != "no-store" {
+		t.Errorf("the hand-over to Checkout may be cached or leak the link: %v", a.header)
+	}
 	got := f.item(t, "receivables", rec.ID)
 	if got.Status != "pending" || got.ProviderReference == nil || !strings.HasPrefix(*got.ProviderReference, "cs_") {
 		t.Fatalf("after the checkout opened: %+v", got)
