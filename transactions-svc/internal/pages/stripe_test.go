@@ -13,6 +13,7 @@ import (
 
 	"github.com/stripe/stripe-go/v82/webhook"
 
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
 )
@@ -425,5 +426,62 @@ func TestTwoReturnsFromOnboardingMakeOneTransfer(t *testing.T) {
 	}
 	if n := f.count(t, "payable.disbursed"); n != 1 {
 		t.Fatalf("%d payable.disbursed events, want 1", n)
+	}
+}
+
+// TestRailWebhookActsOnItsOwnTenantOnly: an event on one tenant's rail
+// that names another tenant's receivable changes nothing there.
+func TestRailWebhookActsOnItsOwnTenantOnly(t *testing.T) {
+	t.Parallel()
+	mock := testkit.StripeMock(t)
+	a := newStripeFixture(t, mock)
+	other := a.fixture
+	other.tenant = ids.New()
+	other.token = a.env.Token(t, other.tenant)
+	other.contact = a.env.Contact(t, other.tenant, "cust-2", "Bo", "+14155550124").ID
+	if r := a.env.Do(t, http.MethodPut, "/api/v1/payment-rail", other.token,
+		`{"provider":"stripe","secret_key":"sk_test_other","webhook_secret":"whsec_other"}`); r.Status != http.StatusOK {
+		t.Fatalf("PUT: %d %s", r.Status, r.Body)
+	}
+	theirs := other.create(t, "receivables")
+	paid := map[string]any{"id": "cs_x", "payment_status": "paid", "client_reference_id": theirs.ID,
+		"metadata": map[string]any{striperail.MetaReceivable: theirs.ID}}
+	if code := a.deliver(t, webhookSecret, "evt_cross", "checkout.session.completed", paid); code != http.StatusOK {
+		t.Fatalf("webhook: %d", code)
+	}
+	if got := other.show(t, "receivables", theirs.ID); got.Status != "pending" {
+		t.Fatalf("another tenant's rail moved the receivable to %s", got.Status)
+	}
+}
+
+// TestRetiredRailStillSettlesItsTransactions: after a key of another
+// account and a DELETE, new receivables use the sandbox rail, and one
+// created before is still paid through its rail's webhook URL and secret.
+func TestRetiredRailStillSettlesItsTransactions(t *testing.T) {
+	t.Parallel()
+	f := newStripeFixture(t, testkit.StripeMock(t))
+	before := f.create(t, "receivables")
+	// Another key (stripe-mock names a new account for every key check,
+	// so this is another account: a new rail with its own webhook URL).
+	r := f.env.Do(t, http.MethodPut, "/api/v1/payment-rail", f.token,
+		`{"provider":"stripe","secret_key":"sk_test_rotated9999","webhook_secret":"whsec_new"}`)
+	var o struct{ Data railJSON }
+	r.JSON(t, &o)
+	if r.Status != http.StatusOK || o.Data.SecretKeyLast4 == nil || *o.Data.SecretKeyLast4 != "9999" {
+		t.Fatalf("new key: %d %s", r.Status, r.Body)
+	}
+	if r := f.env.Do(t, http.MethodDelete, "/api/v1/payment-rail", f.token, ""); r.Status != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", r.Status)
+	}
+	after := f.create(t, "receivables")
+	if got := f.item(t, "receivables", after.ID); got.Rail != "sandbox" {
+		t.Fatalf("created after DELETE: rail %s", got.Rail)
+	}
+	paid := map[string]any{"id": "cs_y", "payment_status": "paid", "client_reference_id": before.ID}
+	if code := f.deliver(t, webhookSecret, "evt_late", "checkout.session.completed", paid); code != http.StatusOK {
+		t.Fatalf("webhook on the retired rail: %d", code)
+	}
+	if got := f.item(t, "receivables", before.ID); got.Status != "paid" || got.Rail != "stripe" {
+		t.Fatalf("created before DELETE: %+v", got)
 	}
 }
