@@ -39,13 +39,13 @@ func (p *Pages) hosted(c *fiber.Ctx, l link, it txn.Item) error {
 		}
 		url, err := p.app.StartCheckout(ctx, it, self+"&"+paramCheckout+"=return", self+"&"+paramCheckout+"=cancel")
 		if err != nil {
-			return p.hostedFail(c, err)
+			return p.hostedFail(c, l.dir, err)
 		}
 		return handOver(c, url)
 	}
 	step, err := p.app.StartPayout(ctx, it, c.Query(paramOnboarding) == "return", self+"&"+paramOnboarding+"=return", self)
 	if err != nil {
-		return p.hostedFail(c, err)
+		return p.hostedFail(c, l.dir, err)
 	}
 	if step.RedirectURL != "" {
 		return handOver(c, step.RedirectURL)
@@ -59,17 +59,21 @@ func (p *Pages) hosted(c *fiber.Ctx, l link, it txn.Item) error {
 
 // hostedFail answers a provider that could not be reached or refused: the
 // item keeps its state and its link, so the customer can simply come back.
-func (p *Pages) hostedFail(c *fiber.Ctx, err error) error {
+func (p *Pages) hostedFail(c *fiber.Ctx, d txn.Direction, err error) error {
+	safe := "Nothing was charged and your link still works: try it again in a few minutes."
+	if d == txn.Payable {
+		safe = "Your payout is safe and your link still works: try it again in a few minutes."
+	}
 	switch {
 	case errors.Is(err, app.ErrUnavailable), errors.Is(err, app.ErrRailsOff):
 		p.log.Warn("payment provider unavailable for a hosted page", "error", err)
 		c.Set(fiber.HeaderRetryAfter, "60")
 		return p.renderHosted(c, notice(http.StatusServiceUnavailable, "Payment provider unavailable",
-			"Our payment provider cannot be reached right now. Nothing was charged and your link still works: try it again in a few minutes."))
+			"Our payment provider cannot be reached right now. "+safe))
 	case errors.Is(err, app.ErrProviderRefused):
 		p.log.Warn("payment provider refused a hosted page", "error", err)
-		return p.renderHosted(c, notice(http.StatusBadGateway, "Payment not available",
-			"Our payment provider could not start this payment. Nothing was charged; the sender will follow up."))
+		return p.renderHosted(c, notice(http.StatusBadGateway, "Not available right now",
+			"Our payment provider could not start this step. Nothing moved; the sender will follow up."))
 	}
 	return p.fail(c, err)
 }

@@ -366,6 +366,8 @@ func TestStripeDownLeavesItemsRetryable(t *testing.T) {
 
 	a := f.get(t, f.link(t, rec))
 	expectPage(t, a, http.StatusServiceUnavailable, "cannot be reached", "Nothing was charged")
+	second := f.create(t, "payables")
+	expectPage(t, f.get(t, f.link(t, second)), http.StatusServiceUnavailable, "cannot be reached", "Your payout is safe")
 	if got := f.item(t, "receivables", rec.ID); got.Status != "pending" {
 		t.Fatalf("receivable %s while Stripe is down, want pending", got.Status)
 	}
