@@ -487,3 +487,31 @@ func TestRetiredRailStillSettlesItsTransactions(t *testing.T) {
 		t.Fatalf("created before DELETE: %+v", got)
 	}
 }
+
+// TestConnectEventsVerifyWithTheConnectSecret: Stripe signs connected
+// accounts' events with the Connect endpoint's secret, which the rail
+// accepts beside its own.
+func TestConnectEventsVerifyWithTheConnectSecret(t *testing.T) {
+	t.Parallel()
+	base := newFixture(t)
+	base.env.EnableRails(t, testkit.StripeMock(t))
+	r := base.env.Do(t, http.MethodPut, "/api/v1/payment-rail", base.token,
+		`{"provider":"stripe","secret_key":"sk_test_c","webhook_secret":"`+webhookSecret+`","connect_webhook_secret":"whsec_connect"}`)
+	var o struct{ Data railJSON }
+	r.JSON(t, &o)
+	if r.Status != http.StatusOK || o.Data.WebhookURL == nil || strings.Contains(string(r.Body), "whsec_connect") {
+		t.Fatalf("PUT: %d %s", r.Status, r.Body)
+	}
+	f := stripeFixture{fixture: base, webhookURL: base.local(*o.Data.WebhookURL)}
+	pay := f.create(t, "payables")
+	if a := f.get(t, f.link(t, pay)); a.status != http.StatusSeeOther {
+		t.Fatalf("payout page: %d", a.status)
+	}
+	ready := map[string]any{"id": f.account(t), "object": "account", "payouts_enabled": true}
+	if code := f.deliver(t, "whsec_connect", "evt_connect", "account.updated", ready); code != http.StatusOK {
+		t.Fatalf("connect event: %d", code)
+	}
+	if got := f.item(t, "payables", pay.ID); got.Status != "disbursed" {
+		t.Fatalf("payable %+v", got)
+	}
+}
