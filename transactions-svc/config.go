@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/sealer"
 )
 
 // serviceName labels logs and metrics.
@@ -26,6 +27,15 @@ type Config struct {
 	LinkKey envconf.Bytes `env:"LINK_KEY"`
 	// PublicBaseURL is the public origin of the links, e.g. https://pay.example.com (PUBLIC_BASE_URL).
 	PublicBaseURL string `env:"PUBLIC_BASE_URL"`
+	// RailEncryptionKey seals the tenants' payment-provider secrets, 32
+	// bytes (RAIL_ENCRYPTION_KEY, base64). Without it every tenant stays on
+	// the sandbox rail and PUT /payment-rail answers 503.
+	RailEncryptionKey envconf.Bytes `env:"RAIL_ENCRYPTION_KEY"`
+	// StripeAPIBase is Stripe's API origin (STRIPE_API_BASE; empty is
+	// https://api.stripe.com, the local stack points it at stripe-mock).
+	StripeAPIBase string `env:"STRIPE_API_BASE"`
+	// StripeTimeout bounds each call to Stripe (STRIPE_TIMEOUT, 10s).
+	StripeTimeout time.Duration `env:"STRIPE_TIMEOUT" envDefault:"10s"`
 	// SchedulerInterval is how often the scheduler polls (SCHEDULER_INTERVAL, 1s).
 	SchedulerInterval time.Duration `env:"SCHEDULER_INTERVAL" envDefault:"1s"`
 }
@@ -34,6 +44,7 @@ type Config struct {
 const (
 	DefaultContactsTimeout   = 3 * time.Second
 	DefaultSchedulerInterval = time.Second
+	DefaultStripeTimeout     = 10 * time.Second
 	minLinkKey               = 32
 )
 
@@ -56,6 +67,15 @@ func (c Config) Validate() error {
 	}
 	if !envconf.IsHTTPURL(c.PublicBaseURL) {
 		errs = append(errs, errors.New("PUBLIC_BASE_URL must be an absolute http(s) URL"))
+	}
+	if c.RailEncryptionKey != nil && len(c.RailEncryptionKey) != sealer.KeySize {
+		errs = append(errs, fmt.Errorf("RAIL_ENCRYPTION_KEY must be the base64 of %d bytes", sealer.KeySize))
+	}
+	if c.StripeAPIBase != "" && !envconf.IsHTTPURL(c.StripeAPIBase) {
+		errs = append(errs, errors.New("STRIPE_API_BASE must be an absolute http(s) URL"))
+	}
+	if c.StripeTimeout < 0 {
+		errs = append(errs, errors.New("STRIPE_TIMEOUT must not be negative"))
 	}
 	if c.ContactsTimeout <= 0 || c.SchedulerInterval <= 0 {
 		errs = append(errs, errors.New("CONTACTS_TIMEOUT and SCHEDULER_INTERVAL must be positive"))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/outbox"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
@@ -22,6 +23,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -57,9 +59,17 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	now, _ := svcrun.Seam[clock](e)
 	st := store.New(e.Pool)
 	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now)
+	if cfg.RailEncryptionKey != nil {
+		sl, err := sealer.New(cfg.RailEncryptionKey)
+		if err != nil {
+			return svcrun.Parts{}, fmt.Errorf("rail sealer: %w", err)
+		}
+		uc.WithRails(&app.Rails{Stripe: striperail.New(striperail.Config{APIBase: cfg.StripeAPIBase, Timeout: cfg.StripeTimeout}),
+			Sealer: sl, PublicBase: cfg.PublicBaseURL})
+	}
 	web := e.NewApp(fiber.Config{BodyLimit: httpapi.MaxBody})
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: e.Log})
-	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: e.Pool})
+	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: e.Pool, Log: e.Log})
 	return svcrun.Parts{Web: web, Workers: workers(cfg, st, uc, e)}, nil
 }
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/envconf"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 )
 
 // Config is everything webhook-svc needs to run, read from the environment
