@@ -28,9 +28,10 @@ var replayedHeaders = []string{fiber.HeaderContentType, fiber.HeaderLocation}
 // and the stored response with COMMIT), takes the key
 // (Run) and calls the rest of the chain inside it: the handler's use case
 // finds the transaction with TxFrom and writes in it, so the write, its
-// outbox events and the stored response commit together. Errors the handler
-// returns are stored when they are *apierr.Error with a 4xx status other than
-// 429, so handlers must return mapped API errors. A replay answers the stored
+// outbox events and the stored response commit together. An error the
+// handler returns is stored as the envelope httpx.APIError answers for it
+// when that answer is a 4xx other than 429 (the one mapping the error
+// handler uses too), so handlers return their errors unmapped. A replay answers the stored
 // status, headers and body byte for byte, with Idempotent-Replayed: true and
 // Original-Request-Id. Speculate saves a round trip on routes whose
 // handlers act on nothing but the transaction.

@@ -38,9 +38,9 @@ func newOptions(opts []Option) options {
 // again: any failure of its transaction does, but not a response (stored,
 // or not storable such as a 5xx of the handler) nor an ended request.
 func retryable(ctx context.Context, err error) bool {
-	var ae *apierr.Error
+	_, answered := apierr.From(err)
 	switch {
-	case err == nil, errors.Is(err, ErrNotStored), errors.As(err, &ae), ctx.Err() != nil:
+	case err == nil, errors.Is(err, ErrNotStored), answered, ctx.Err() != nil:
 		return false
 	}
 	return true

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/gofiber/fiber/v2"
+
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 
@@ -15,11 +17,17 @@ import (
 // unavailableRetryAfter is the Retry-After of a 503 (seconds).
 const unavailableRetryAfter = 5
 
-// apiError maps a peer's error to the API error it renders as: a 4xx answer
+// peerErrors is the one mapping of the routes' errors, mounted on the group:
+// an error that carries its API answer (the handlers' own 4xx) and the
+// caller giving up pass through to the error handler; a peer's 4xx answer
 // passes through with its status, code, message and details; a 5xx answer,
 // an open circuit breaker or a peer that cannot be reached is 503
-// service_unavailable. The caller giving up passes through unchanged.
-func apiError(err error) error {
+// service_unavailable.
+func peerErrors(c *fiber.Ctx) error {
+	err := c.Next()
+	if _, ok := apierr.From(err); ok || err == nil {
+		return err
+	}
 	var ce *contacts.Error
 	var te *transactions.Error
 	switch {

@@ -42,7 +42,7 @@ func (h *Handlers) resolveContact(c *fiber.Ctx) error {
 	}
 	res, err := h.app.Resolve(c.UserContext(), bearer(c), strings.TrimSpace(body.Name), body.Phone, body.Email)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, newResolution(res))
 }
@@ -61,7 +61,7 @@ func (h *Handlers) createContact(c *fiber.Ctx) error {
 	in := contacts.ContactInput{FirstName: body.FirstName, LastName: body.LastName, Phone: body.Phone, Email: body.Email}
 	ct, err := h.app.CreateContact(c.UserContext(), bearer(c), in, idemKey(c))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, newContact(ct))
 }
@@ -93,7 +93,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 		Currency: body.Currency, Description: body.Description, SendAt: body.SendAt}
 	d, err := h.app.Prepare(c.UserContext(), bearer(c), in, idemKey(c))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, newDraft(d))
 }
@@ -126,11 +126,11 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 			return err
 		}
 	case statusOf(err) != http.StatusForbidden:
-		return apiError(err)
+		return err
 	}
 	out, err := h.app.Confirm(c.UserContext(), bearer(c), id, sendAt, idemKey(c))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, confirmed{TransactionID: out.TransactionID, Status: out.Status})
 }
@@ -140,7 +140,7 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 func (h *Handlers) status(c *fiber.Ctx) error {
 	st, err := h.app.Status(c.UserContext(), bearer(c), strings.Clone(c.Params("reference")))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	if err := authz.Check(c, "api:view-"+st.Direction); err != nil {
 		return err

@@ -1,8 +1,8 @@
 // Package httpapi is ai-gateway-svc's HTTP surface: the AI gateway routes
 // under /api/v1/gateway. Every route needs an internal token and the
 // tenant's ai_gateway flag (403 forbidden without it, before anything
-// else); each then applies its ability gate. errors.go maps the peers'
-// errors to the envelope in one place.
+// else); each then applies its ability gate. Handlers return errors unmapped:
+// peerErrors (errors.go) maps the peers' failures in one place.
 package httpapi
 
 import (
@@ -37,7 +37,7 @@ type Handlers struct {
 // and the ai_gateway flag.
 func Register(r fiber.Router, a *app.App, v *authz.Verifier) {
 	h := &Handlers{app: a}
-	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay)
+	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay, peerErrors)
 	g.Post("/resolve-contact", authz.Require(AbilityViewAnyContact), h.resolveContact)
 	g.Post("/contacts", authz.Require(AbilityCreateContact), h.createContact)
 	g.Post("/transactions/prepare", h.prepare)

@@ -45,7 +45,7 @@ func (h *Handlers) submit(t batch.Type) fiber.Handler {
 		}
 		hdr, err := h.app.Submit(c.UserContext(), caller, t, batch.Envelope{Items: body.Items, Options: opts})
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusAccepted, wire.NewHeader(hdr, baseURL(c)))
 	}

@@ -1,13 +1,14 @@
 package contact
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // FieldType is the type of a custom field's values.
@@ -31,7 +32,8 @@ const (
 )
 
 // ErrKeyTaken: the tenant already has a definition with the key.
-var ErrKeyTaken = errors.New("contact: field definition key already taken")
+var ErrKeyTaken = apierr.NewSentinel("contact: field definition key already taken",
+	apierr.Field("key", "The key has already been taken."))
 
 // keyPattern is the shape of a definition key.
 var keyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)

@@ -43,7 +43,7 @@ func (h *Handlers) bulkUpsert(c *fiber.Ctx) error {
 	}
 	results, err := h.app.BulkUpsert(c.UserContext(), h.scope(c), req)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewRowResults(results))
 }

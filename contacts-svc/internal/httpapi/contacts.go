@@ -35,7 +35,7 @@ func (h *Handlers) listContacts(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.NewContacts(list, trashed), page, total)
 }
@@ -48,7 +48,7 @@ func (h *Handlers) createContact(c *fiber.Ctx) error {
 	}
 	ct, err := h.app.CreateContact(c.UserContext(), h.scope(c), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, wire.NewContact(ct, false))
 }
@@ -62,7 +62,7 @@ func (h *Handlers) showContact(c *fiber.Ctx) error {
 	}
 	ct, optIn, err := h.app.GetContact(c.UserContext(), h.scope(c), c.Params("contact"), trashed)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, trashed).WithOptIn(optIn))
 }
@@ -75,7 +75,7 @@ func (h *Handlers) replaceContact(c *fiber.Ctx) error {
 	}
 	ct, err := h.app.ReplaceContact(c.UserContext(), h.scope(c), c.Params("contact"), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }
@@ -88,7 +88,7 @@ func (h *Handlers) patchContact(c *fiber.Ctx) error {
 	}
 	ct, err := h.app.PatchContact(c.UserContext(), h.scope(c), c.Params("contact"), body.patch())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }
@@ -96,7 +96,7 @@ func (h *Handlers) patchContact(c *fiber.Ctx) error {
 // deleteContact answers DELETE /api/v1/contacts/{contact} (soft delete).
 func (h *Handlers) deleteContact(c *fiber.Ctx) error {
 	if err := h.app.DeleteContact(c.UserContext(), h.scope(c), c.Params("contact")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
@@ -110,7 +110,7 @@ func (h *Handlers) restoreContact(c *fiber.Ctx) error {
 	}
 	ct, err := h.app.RestoreContact(c.UserContext(), h.scope(c), c.Params("contact"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }

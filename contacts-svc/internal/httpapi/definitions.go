@@ -42,7 +42,7 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListDefinitions(c.UserContext(), h.scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.NewDefinitions(list), page, total)
 }
@@ -55,7 +55,7 @@ func (h *Handlers) createDefinition(c *fiber.Ctx) error {
 	}
 	d, err := h.app.CreateDefinition(c.UserContext(), h.scope(c), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, wire.NewDefinition(d))
 }
@@ -64,7 +64,7 @@ func (h *Handlers) createDefinition(c *fiber.Ctx) error {
 func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 	d, err := h.app.GetDefinition(c.UserContext(), h.scope(c), c.Params("definition"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewDefinition(d))
 }
@@ -77,7 +77,7 @@ func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
 	}
 	d, err := h.app.ReplaceDefinition(c.UserContext(), h.scope(c), c.Params("definition"), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewDefinition(d))
 }
@@ -85,7 +85,7 @@ func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
 // deleteDefinition answers DELETE /api/v1/contact-field-definitions/{definition}.
 func (h *Handlers) deleteDefinition(c *fiber.Ctx) error {
 	if err := h.app.DeleteDefinition(c.UserContext(), h.scope(c), c.Params("definition")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }

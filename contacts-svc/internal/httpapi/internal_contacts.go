@@ -17,7 +17,7 @@ import (
 func (h *Handlers) lookupContact(c *fiber.Ctx) error {
 	ct, err := h.app.LookupContact(c.UserContext(), h.scope(c), c.Params("contact"), true)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, true))
 }
@@ -37,7 +37,7 @@ func (h *Handlers) findOrCreate(c *fiber.Ctx) error {
 	}
 	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
@@ -64,7 +64,7 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 	q := app.SearchQuery{Name: name, Phone: phone, Email: email, Limit: limit}
 	list, err := h.app.SearchContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewCandidates(list))
 }
@@ -74,7 +74,7 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 func (h *Handlers) lookupPhone(c *fiber.Ctx) error {
 	p, err := h.app.LookupPhone(c.UserContext(), h.scope(c), c.Params("phone"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewPhoneRecord(p))
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
@@ -152,6 +153,9 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string { return "validation failed" }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // invalid returns a ValidationError naming one field.
 func invalid(field, msg string) *ValidationError {

@@ -60,7 +60,7 @@ func (h *Handlers) listMessages(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListMessages(c.UserContext(), tenant, to, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, newMessages(list), page, total)
 }

@@ -30,7 +30,7 @@ func (h *Handlers) contactOptIn(c *fiber.Ctx) error {
 	}
 	got, err := h.app.ContactOptIn(c.UserContext(), scope(c), strings.Clone(c.Params("contact")), number)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, contactOptInJSON{Status: got.Status, Consents: newConsents(got.Consents)})
 }

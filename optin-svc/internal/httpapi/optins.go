@@ -57,7 +57,7 @@ func (h *Handlers) listCodes(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListCodes(c.UserContext(), scope(c), live, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, h.newCodes(list), page, total)
 }
@@ -66,7 +66,7 @@ func (h *Handlers) listCodes(c *fiber.Ctx) error {
 func (h *Handlers) showCode(c *fiber.Ctx) error {
 	code, err := h.app.GetCode(c.UserContext(), scope(c), c.Params("optInCode"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, h.newCode(code))
 }
@@ -91,7 +91,7 @@ func (h *Handlers) listConsents(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListConsents(c.UserContext(), scope(c), q, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, newConsents(list), page, total)
 }
@@ -116,7 +116,7 @@ func (h *Handlers) createCode(c *fiber.Ctx) error {
 	}
 	code, err := h.app.CreateCode(c.UserContext(), tenant, app.CodeInput(body))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, h.newCode(code))
 }

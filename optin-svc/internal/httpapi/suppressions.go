@@ -24,7 +24,7 @@ type suppressionBody struct {
 func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 	channel, err := channelQuery(c)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	page, err := httpx.ParsePage(c, suppressionsPerPage)
 	if err != nil {
@@ -32,7 +32,7 @@ func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListSuppressions(c.UserContext(), scope(c), channel, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, newSuppressions(list), page, total)
 }
@@ -46,7 +46,7 @@ func (h *Handlers) createSuppression(c *fiber.Ctx) error {
 	}
 	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c), app.SuppressionInput(body))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
@@ -59,14 +59,14 @@ func (h *Handlers) createSuppression(c *fiber.Ctx) error {
 func (h *Handlers) deleteSuppression(c *fiber.Ctx) error {
 	channel, err := channelQuery(c)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	number, err := url.PathUnescape(c.Params("contactPhone"))
 	if err != nil || httpx.CheckText("contactPhone", []byte(number)) != nil {
 		return apierr.NotFound() // no entry can have such a number
 	}
 	if err := h.app.DeleteSuppression(c.UserContext(), scope(c), number, channel); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }

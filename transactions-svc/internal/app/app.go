@@ -7,9 +7,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -51,7 +51,8 @@ type Contacts interface {
 }
 
 // ErrUnavailable: a service this one depends on cannot answer now (503).
-var ErrUnavailable = errors.New("app: a dependency is unavailable")
+var ErrUnavailable = apierr.NewSentinel("app: a dependency is unavailable",
+	apierr.Unavailable("A part of the platform is briefly unavailable; retry.", 1))
 
 // App runs the use cases.
 type App struct {

@@ -34,7 +34,7 @@ func (h *Handlers) action(d txn.Direction, fn actionFunc) fiber.Handler {
 		}
 		it, err := fn(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")))
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -49,7 +49,7 @@ func (h *Handlers) settle(d txn.Direction) fiber.Handler {
 		}
 		it, err := h.app.MarkSettled(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")), body.Reference)
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -68,7 +68,7 @@ func (h *Handlers) assignCampaign(c *fiber.Ctx) error {
 	it, err := h.app.AssignCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("transaction")),
 		*body.CampaignID, body.Reassign != nil && *body.Reassign)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewTransaction(it))
 }

@@ -22,7 +22,7 @@ func (h *Handlers) listCampaigns(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListCampaigns(c.UserContext(), scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	out := make([]wire.Campaign, len(list))
 	for i, cp := range list {
@@ -65,14 +65,14 @@ func (h *Handlers) publishCampaign(c *fiber.Ctx) error {
 
 func (h *Handlers) deleteCampaign(c *fiber.Ctx) error {
 	if err := h.app.DeleteCampaign(c.UserContext(), scope(c), c.Params("id")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
 
 func campaignAnswer(c *fiber.Ctx, status int, cp campaign.Campaign, err error) error {
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, status, wire.NewCampaign(cp))
 }

@@ -19,7 +19,7 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListDefinitions(c.UserContext(), scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	out := make([]wire.Definition, len(list))
 	for i, d := range list {
@@ -53,14 +53,14 @@ func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
 
 func (h *Handlers) deleteDefinition(c *fiber.Ctx) error {
 	if err := h.app.DeleteDefinition(c.UserContext(), scope(c), c.Params("id")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
 
 func definitionAnswer(c *fiber.Ctx, status int, d fielddef.Definition, err error) error {
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, status, wire.NewDefinition(d))
 }

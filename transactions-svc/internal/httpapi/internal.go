@@ -43,7 +43,7 @@ func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.
 func (h *Handlers) notification(c *fiber.Ctx) error {
 	n, err := h.app.Notification(c.UserContext(), scope(c), strings.Clone(c.Params("notification")))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	if err := authz.Check(c, "api:view-"+string(n.Direction)); err != nil {
 		return err
@@ -76,7 +76,7 @@ func (h *Handlers) campaignSteps(c *fiber.Ctx) error {
 	}
 	steps, err := h.app.CampaignSteps(c.UserContext(), scope(c), d, campaignID, auto)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, fiber.Map{"steps": steps})
 }
@@ -101,7 +101,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	}
 	it, p, err := h.app.Prepare(c.UserContext(), scope(c), d, body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	rid, pid := wire.ItemIDs(it)
 	return httpx.Data(c, http.StatusCreated, wire.Draft{
@@ -122,14 +122,14 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 	id := strings.Clone(c.Params("transaction"))
 	it, err := h.app.Lookup(c.UserContext(), scope(c), id)
 	if err != nil || it.TransactionID != id {
-		return apiError(orNotFound(err))
+		return orNotFound(err)
 	}
 	if err := authz.Check(c, "api:create-"+string(it.Direction)); err != nil {
 		return err
 	}
 	it, err = h.app.Confirm(c.UserContext(), scope(c), id, body.SendAt)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.Confirmed{TransactionID: it.TransactionID, Status: string(it.Status)})
 }
@@ -137,7 +137,7 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 func (h *Handlers) status(c *fiber.Ctx) error {
 	it, err := h.app.Lookup(c.UserContext(), scope(c), c.Params("reference"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	if err := authz.Check(c, "api:view-"+string(it.Direction)); err != nil {
 		return err

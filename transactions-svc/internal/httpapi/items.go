@@ -31,7 +31,7 @@ func (h *Handlers) list(d txn.Direction) fiber.Handler {
 		}
 		list, total, err := h.app.List(c.UserContext(), scope(c), d, f, app.Page{Limit: page.PerPage, Offset: page.Offset()})
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Collection(c, h.app.Views(list), page, total)
 	}
@@ -73,7 +73,7 @@ func (h *Handlers) create(d txn.Direction) fiber.Handler {
 		}
 		it, err := h.app.Create(c.UserContext(), scope(c), d, body.input())
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusCreated, h.app.View(it))
 	}
@@ -84,7 +84,7 @@ func (h *Handlers) show(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		it, err := h.app.Get(c.UserContext(), scope(c), d, c.Params("id"))
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -99,7 +99,7 @@ func (h *Handlers) replace(d txn.Direction) fiber.Handler {
 		}
 		it, err := h.app.Replace(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")), body.input())
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -109,7 +109,7 @@ func (h *Handlers) replace(d txn.Direction) fiber.Handler {
 func (h *Handlers) remove(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if err := h.app.Delete(c.UserContext(), scope(c), d, c.Params("id")); err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.NoContent(c)
 	}

@@ -34,7 +34,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListEndpoints(c.UserContext(), tenant(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Endpoints(list), page, total)
 }
@@ -54,7 +54,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 func (h *Handlers) show(c *fiber.Ctx) error {
 	e, err := h.app.GetEndpoint(c.UserContext(), tenant(c), c.Params("endpoint"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewEndpoint(e))
 }
@@ -72,7 +72,7 @@ func (h *Handlers) update(c *fiber.Ctx, mode webhook.Mode) error {
 	}
 	e, err := h.app.UpdateEndpoint(c.UserContext(), tenant(c), c.Params("endpoint"), body.Input, mode)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewEndpoint(e))
 }
@@ -80,7 +80,7 @@ func (h *Handlers) update(c *fiber.Ctx, mode webhook.Mode) error {
 // remove answers DELETE /webhook-endpoints/{endpoint}: 204.
 func (h *Handlers) remove(c *fiber.Ctx) error {
 	if err := h.app.DeleteEndpoint(c.UserContext(), tenant(c), c.Params("endpoint")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
@@ -111,7 +111,7 @@ func (h *Handlers) deliveries(c *fiber.Ctx) error {
 	list, total, err := h.app.ListDeliveries(c.UserContext(), tenant(c), c.Params("endpoint"), f,
 		app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Deliveries(list), page, total)
 }

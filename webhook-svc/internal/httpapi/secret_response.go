@@ -31,7 +31,7 @@ func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (we
 	if key == "" {
 		ws, err := run(c)
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, status, wire.NewEndpointWithSecret(ws))
 	}
@@ -56,7 +56,7 @@ func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (we
 			defer c.SetUserContext(ctx)
 			ws, err := run(c)
 			if err != nil {
-				return idempotency.Response{}, apiError(err)
+				return idempotency.Response{}, err
 			}
 			var stored []byte
 			if full, stored, err = renderBoth(ws); err != nil {
