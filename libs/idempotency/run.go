@@ -40,7 +40,7 @@ import (
 // A non-nil error means tx must be rolled back: the errors above, a failure
 // of fn whose answer may not be stored, a database error, or
 // ErrNotStored, returned with the response for 5xx and 429 responses.
-func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
+func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(Tx) (Response, error)) (Response, Replay, error) {
 	if req.Key == "" {
 		return Response{}, Replay{}, errors.New("idempotency: Run without a key")
 	}
@@ -134,12 +134,12 @@ func replay(req Request, sum []byte, k storedKey) (Response, Replay, error) {
 // guard runs fn in a savepoint and turns its outcome into the response to
 // store: a 2xx/3xx keeps the write, a 4xx undoes it. A failure that may not
 // be stored is returned as an error.
-func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, error) {
+func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(Tx) (Response, error)) (Response, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
 		return Response{}, fmt.Errorf("idempotency: opening savepoint: %w", err)
 	}
-	resp, err := fn(sp)
+	resp, err := fn(Tx{tx: sp, tenantID: req.TenantID})
 	return settle(ctx, sp, req, resp, err)
 }
 

@@ -75,7 +75,7 @@ func (a *App) BulkUpsert(ctx context.Context, scope Scope, req BulkRequest) ([]c
 		indexes[i] = r.Index
 	}
 	var results []contact.RowResult
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		if err := tx.BoundStatements(ctx, a.bulkStatementTimeout); err != nil {
 			return err
 		}

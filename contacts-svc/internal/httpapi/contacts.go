@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // defaultPerPage is the page size of contacts and definitions (contract section 2).
@@ -41,12 +42,12 @@ func (h *Handlers) listContacts(c *fiber.Ctx) error {
 }
 
 // createContact answers POST /api/v1/contacts.
-func (h *Handlers) createContact(c *fiber.Ctx) error {
+func (h *Handlers) createContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body contactBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.CreateContact(c.UserContext(), h.scope(c), body.input())
+	ct, err := h.app.CreateContact(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
 		return err
 	}
@@ -68,12 +69,12 @@ func (h *Handlers) showContact(c *fiber.Ctx) error {
 }
 
 // replaceContact answers PUT /api/v1/contacts/{contact}.
-func (h *Handlers) replaceContact(c *fiber.Ctx) error {
+func (h *Handlers) replaceContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.ReplaceContact(c.UserContext(), h.scope(c), c.Params("contact"), body.input())
+	ct, err := h.app.ReplaceContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"), body.input())
 	if err != nil {
 		return err
 	}
@@ -81,12 +82,12 @@ func (h *Handlers) replaceContact(c *fiber.Ctx) error {
 }
 
 // patchContact answers PATCH /api/v1/contacts/{contact}.
-func (h *Handlers) patchContact(c *fiber.Ctx) error {
+func (h *Handlers) patchContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body patchBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.PatchContact(c.UserContext(), h.scope(c), c.Params("contact"), body.patch())
+	ct, err := h.app.PatchContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"), body.patch())
 	if err != nil {
 		return err
 	}
@@ -103,12 +104,12 @@ func (h *Handlers) deleteContact(c *fiber.Ctx) error {
 
 // restoreContact answers POST /api/v1/contacts/{contact}/restore. Its body
 // is {} or empty.
-func (h *Handlers) restoreContact(c *fiber.Ctx) error {
+func (h *Handlers) restoreContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body struct{}
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.RestoreContact(c.UserContext(), h.scope(c), c.Params("contact"))
+	ct, err := h.app.RestoreContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // definitionBody is the body of POST /contact-field-definitions.
@@ -48,12 +49,12 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 }
 
 // createDefinition answers POST /api/v1/contact-field-definitions.
-func (h *Handlers) createDefinition(c *fiber.Ctx) error {
+func (h *Handlers) createDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body definitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.CreateDefinition(c.UserContext(), h.scope(c), body.input())
+	d, err := h.app.CreateDefinition(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
 		return err
 	}
@@ -70,12 +71,12 @@ func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 }
 
 // replaceDefinition answers PUT /api/v1/contact-field-definitions/{definition}.
-func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
+func (h *Handlers) replaceDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceDefinitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.ReplaceDefinition(c.UserContext(), h.scope(c), c.Params("definition"), body.input())
+	d, err := h.app.ReplaceDefinition(c.UserContext(), h.scope(c).WithTx(tx), c.Params("definition"), body.input())
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // lookupContact answers GET /internal/v1/contacts/{contact}: the contact,
@@ -30,12 +31,12 @@ type foundOrCreated struct {
 
 // findOrCreate answers POST /internal/v1/contacts/find-or-create: 200 with
 // the live contact of the external id, or 201 with a new contact.
-func (h *Handlers) findOrCreate(c *fiber.Ctx) error {
+func (h *Handlers) findOrCreate(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body contactBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c), body.input())
+	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 )
 
@@ -39,12 +40,12 @@ func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 
 // createSuppression answers POST /api/v1/suppression-list: 201 with a new
 // entry, 200 with the entry already there.
-func (h *Handlers) createSuppression(c *fiber.Ctx) error {
+func (h *Handlers) createSuppression(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body suppressionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c), app.SuppressionInput(body))
+	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c).WithTx(tx), app.SuppressionInput(body))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -18,12 +19,21 @@ import (
 
 // Scope is who a use case acts for: the tenant, its default currency and
 // region (national phone formats), and the internal token of the request
-// (passed on to contacts-svc).
+// (passed on to contacts-svc); for a write, the request's write transaction
+// (Tx, the zero idempotency.Tx when the request carries no
+// Idempotency-Key), which the use case passes to the store.
 type Scope struct {
 	TenantID string
 	Currency string
 	Region   string
 	Token    string
+	Tx       idempotency.Tx
+}
+
+// WithTx returns the scope of a write in the request's write transaction tx.
+func (s Scope) WithTx(tx idempotency.Tx) Scope {
+	s.Tx = tx
+	return s
 }
 
 // Contact is what transactions-svc keeps of a contact: its id and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -31,7 +32,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 	if err != nil {
 		return txn.Item{}, err
 	}
-	_, err = a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err = a.change(ctx, idempotency.Tx{}, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 		return txn.Item{}, err
 	}
 	outcome, reason := sandbox.Charge(card.Number, false)
-	return a.applyCharge(ctx, tenantID, id, charge{outcome: outcome, reason: reason,
+	return a.applyCharge(ctx, idempotency.Tx{}, tenantID, id, charge{outcome: outcome, reason: reason,
 		brand: sandbox.Brand(card.Number), last4: sandbox.Last4(card.Number)})
 }
 
@@ -53,7 +54,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 // retry, with the card of the failed attempt.
 func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Item, error) {
 	var ch charge
-	_, err := a.change(ctx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RetryPayment); err != nil {
 			return err
 		}
@@ -64,12 +65,13 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 	if err != nil {
 		return txn.Item{}, err
 	}
-	return a.applyCharge(ctx, scope.TenantID, id, ch)
+	return a.applyCharge(ctx, scope.Tx, scope.TenantID, id, ch)
 }
 
-// applyCharge records the rail's answer on a processing receivable.
-func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch charge) (txn.Item, error) {
-	return a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+// applyCharge records the rail's answer on a processing receivable, in the
+// write transaction wtx of the request that charged.
+func (a *App) applyCharge(ctx context.Context, wtx idempotency.Tx, tenantID, id string, ch charge) (txn.Item, error) {
+	return a.change(ctx, wtx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
 			return err

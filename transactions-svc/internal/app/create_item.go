@@ -19,7 +19,7 @@ import (
 // matched) and, when pending, notification.requested.
 func (a *App) Create(ctx context.Context, scope Scope, d txn.Direction, in txn.Input) (txn.Item, error) {
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		defs, err := tx.AllDefinitions(ctx)
 		if err != nil {
 			return err

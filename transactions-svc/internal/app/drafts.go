@@ -29,7 +29,7 @@ const draftLink = "[secure link]"
 // single-create body, send_at included (kept for the confirmation).
 func (a *App) Prepare(ctx context.Context, scope Scope, d txn.Direction, in txn.Input) (txn.Item, Preview, error) {
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		defs, err := tx.AllDefinitions(ctx)
 		if err != nil {
 			return err
@@ -72,7 +72,7 @@ func (a *App) Confirm(ctx context.Context, scope Scope, transactionID string, se
 		return txn.Item{}, err
 	}
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		it, err := tx.LockByTransaction(ctx, transactionID)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -31,12 +32,12 @@ func (h *Handlers) listCampaigns(c *fiber.Ctx) error {
 	return httpx.Collection(c, out, page, total)
 }
 
-func (h *Handlers) createCampaign(c *fiber.Ctx) error {
+func (h *Handlers) createCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body campaignBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.CreateCampaign(c.UserContext(), scope(c), body.input())
+	cp, err := h.app.CreateCampaign(c.UserContext(), scope(c).WithTx(tx), body.input())
 	return campaignAnswer(c, http.StatusCreated, cp, err)
 }
 
@@ -45,21 +46,21 @@ func (h *Handlers) showCampaign(c *fiber.Ctx) error {
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 
-func (h *Handlers) replaceCampaign(c *fiber.Ctx) error {
+func (h *Handlers) replaceCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceCampaignBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.ReplaceCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("id")), body.input())
+	cp, err := h.app.ReplaceCampaign(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")), body.input())
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 
-func (h *Handlers) publishCampaign(c *fiber.Ctx) error {
+func (h *Handlers) publishCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body emptyBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.PublishCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("id")))
+	cp, err := h.app.PublishCampaign(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")))
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 

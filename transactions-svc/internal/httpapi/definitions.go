@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -28,12 +29,12 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	return httpx.Collection(c, out, page, total)
 }
 
-func (h *Handlers) createDefinition(c *fiber.Ctx) error {
+func (h *Handlers) createDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body definitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.CreateDefinition(c.UserContext(), scope(c), body.input())
+	d, err := h.app.CreateDefinition(c.UserContext(), scope(c).WithTx(tx), body.input())
 	return definitionAnswer(c, http.StatusCreated, d, err)
 }
 
@@ -42,12 +43,12 @@ func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 	return definitionAnswer(c, http.StatusOK, d, err)
 }
 
-func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
+func (h *Handlers) replaceDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceDefinitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.ReplaceDefinition(c.UserContext(), scope(c), strings.Clone(c.Params("id")), body.input())
+	d, err := h.app.ReplaceDefinition(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")), body.input())
 	return definitionAnswer(c, http.StatusOK, d, err)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
 )
@@ -24,10 +25,10 @@ import (
 // ability of the direction it acts on (create or view). The gateway never
 // routes /internal. Bulk creates carry no Idempotency-Key: each row is
 // recorded under (batch id, row index) instead.
-func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.Handler) {
+func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem func(idempotency.Handler) fiber.Handler) {
 	g := r.Group("/internal/v1", authz.Middleware(v))
-	g.Post("/drafts", idem, h.prepare)
-	g.Post("/transactions/:transaction/confirm", idem, h.confirm)
+	g.Post("/drafts", idem(h.prepare))
+	g.Post("/transactions/:transaction/confirm", idem(h.confirm))
 	g.Get("/transactions/:reference/status", h.status)
 	g.Post("/receivables/bulk-create", authz.Require("api:create-receivable"), h.bulkCreate(txn.Receivable))
 	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
@@ -87,7 +88,7 @@ type draftBody struct {
 	itemBody
 }
 
-func (h *Handlers) prepare(c *fiber.Ctx) error {
+func (h *Handlers) prepare(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body draftBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
@@ -99,7 +100,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	if err := authz.Check(c, "api:create-"+string(d)); err != nil {
 		return err
 	}
-	it, p, err := h.app.Prepare(c.UserContext(), scope(c), d, body.input())
+	it, p, err := h.app.Prepare(c.UserContext(), scope(c).WithTx(tx), d, body.input())
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	})
 }
 
-func (h *Handlers) confirm(c *fiber.Ctx) error {
+func (h *Handlers) confirm(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body struct {
 		SendAt *string `json:"send_at"`
 	}
@@ -120,14 +121,14 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 		return err
 	}
 	id := strings.Clone(c.Params("transaction"))
-	it, err := h.app.Lookup(c.UserContext(), scope(c), id)
+	it, err := h.app.Lookup(c.UserContext(), scope(c).WithTx(tx), id)
 	if err != nil || it.TransactionID != id {
 		return orNotFound(err)
 	}
 	if err := authz.Check(c, "api:create-"+string(it.Direction)); err != nil {
 		return err
 	}
-	it, err = h.app.Confirm(c.UserContext(), scope(c), id, body.SendAt)
+	it, err = h.app.Confirm(c.UserContext(), scope(c).WithTx(tx), id, body.SendAt)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -65,13 +66,13 @@ func filter(c *fiber.Ctx, d txn.Direction) (store.Filter, error) {
 }
 
 // create answers POST: 201 with the new receivable or payable.
-func (h *Handlers) create(d txn.Direction) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) create(d txn.Direction) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body itemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := h.app.Create(c.UserContext(), scope(c), d, body.input())
+		it, err := h.app.Create(c.UserContext(), scope(c).WithTx(tx), d, body.input())
 		if err != nil {
 			return err
 		}
@@ -91,13 +92,13 @@ func (h *Handlers) show(d txn.Direction) fiber.Handler {
 }
 
 // replace answers PUT /{id}.
-func (h *Handlers) replace(d txn.Direction) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) replace(d txn.Direction) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body replaceItemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := h.app.Replace(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")), body.input())
+		it, err := h.app.Replace(c.UserContext(), scope(c).WithTx(tx), d, strings.Clone(c.Params("id")), body.input())
 		if err != nil {
 			return err
 		}
