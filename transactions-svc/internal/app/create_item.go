@@ -104,9 +104,9 @@ func (a *App) matchCampaign(ctx context.Context, tx *store.Tx, it *txn.Item) (*c
 	if err != nil {
 		return nil, err
 	}
-	c, ok := campaign.Select(list, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
-	if !ok {
-		return nil, nil
+	c, ok, err := campaign.Select(list, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
+	if err != nil || !ok {
+		return nil, err
 	}
 	it.CampaignID = &c.ID
 	return &c, nil
