@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 
+	"github.com/paylane/paylane/ai-gateway-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
@@ -44,7 +44,7 @@ func (h *Handlers) resolveContact(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusOK, newResolution(res))
+	return httpx.Data(c, http.StatusOK, wire.NewResolution(res))
 }
 
 // createContact answers POST /api/v1/gateway/contacts: 201 {data: contact}.
@@ -63,7 +63,7 @@ func (h *Handlers) createContact(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusCreated, newContact(ct))
+	return httpx.Data(c, http.StatusCreated, wire.NewContact(ct))
 }
 
 // prepareBody is the body of prepare.
@@ -95,7 +95,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusCreated, newDraft(d))
+	return httpx.Data(c, http.StatusCreated, wire.NewDraft(d))
 }
 
 // confirm answers POST /api/v1/gateway/transactions/{transaction}/confirm:
@@ -132,7 +132,7 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusOK, confirmed{TransactionID: out.TransactionID, Status: out.Status})
+	return httpx.Data(c, http.StatusOK, wire.Confirmed{TransactionID: out.TransactionID, Status: out.Status})
 }
 
 // status answers GET /api/v1/gateway/transactions/{reference}/status. The
@@ -146,20 +146,6 @@ func (h *Handlers) status(c *fiber.Ctx) error {
 		return err
 	}
 	return httpx.Data(c, http.StatusOK, st)
-}
-
-// confirmed is the answer of confirm.
-type confirmed struct {
-	TransactionID string `json:"transaction_id"`
-	Status        string `json:"status"`
-}
-
-// orEmpty keeps a nil map from rendering as null.
-func orEmpty(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return map[string]json.RawMessage{}
-	}
-	return m
 }
 
 // Longest values resolve-contact takes: a first and a last name of 100

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
 
 // Default page sizes (contract section 2).
@@ -59,7 +60,7 @@ func (h *Handlers) listCodes(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, h.newCodes(list), page, total)
+	return httpx.Collection(c, wire.NewCodes(list, h.app.CodeURL), page, total)
 }
 
 // showCode answers GET /api/v1/opt-in-codes/{optInCode}.
@@ -68,7 +69,7 @@ func (h *Handlers) showCode(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusOK, h.newCode(code))
+	return httpx.Data(c, http.StatusOK, wire.NewCode(code, h.app.CodeURL(code)))
 }
 
 // listConsents answers GET /api/v1/opt-ins?status=&opt_in_code_id=&contact_id=&since=.
@@ -93,7 +94,7 @@ func (h *Handlers) listConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, newConsents(list), page, total)
+	return httpx.Collection(c, wire.NewConsents(list), page, total)
 }
 
 // codeBody is the body of the operator plane's code create.
@@ -118,5 +119,5 @@ func (h *Handlers) createCode(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Data(c, http.StatusCreated, h.newCode(code))
+	return httpx.Data(c, http.StatusCreated, wire.NewCode(code, h.app.CodeURL(code)))
 }

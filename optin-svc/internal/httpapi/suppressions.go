@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
 
 // Default page size of the suppression list (contract section 2).
@@ -35,7 +36,7 @@ func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, newSuppressions(list), page, total)
+	return httpx.Collection(c, wire.NewSuppressions(list), page, total)
 }
 
 // createSuppression answers POST /api/v1/suppression-list: 201 with a new
@@ -53,7 +54,7 @@ func (h *Handlers) createSuppression(c *fiber.Ctx, tx idempotency.Tx) error {
 	if created {
 		status = http.StatusCreated
 	}
-	return httpx.Data(c, status, newSuppression(entry))
+	return httpx.Data(c, status, wire.NewSuppression(entry))
 }
 
 // deleteSuppression answers DELETE /api/v1/suppression-list/{contactPhone}?channel=.
