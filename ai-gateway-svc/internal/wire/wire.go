@@ -1,4 +1,5 @@
-// Package wire is the JSON shape of the AI gateway's answers.
+// Package wire renders the AI gateway's answers: the data of its REST
+// routes, which its MCP tools return as their structured content.
 package wire
 
 import (
@@ -26,7 +27,7 @@ type Candidate struct {
 	Score      float64 `json:"score"`
 }
 
-// NewResolution renders a classified search.
+// NewResolution renders a resolution.
 func NewResolution(r app.Resolution) Resolution {
 	out := Resolution{Status: r.Status, Candidates: make([]Candidate, len(r.Candidates))}
 	for i, c := range r.Candidates {
@@ -50,7 +51,7 @@ type Contact struct {
 	UpdatedAt    string                     `json:"updated_at"`
 }
 
-// NewContact renders a contact contacts-svc created or found.
+// NewContact renders a created contact.
 func NewContact(c *contacts.Contact) Contact {
 	return Contact{ID: c.ID, ExternalID: c.ExternalID, FirstName: c.FirstName, LastName: c.LastName, Phone: c.Phone,
 		PhoneID: c.PhoneID, Email: c.Email, CustomFields: orEmpty(c.CustomFields),
@@ -68,7 +69,7 @@ type Draft struct {
 	ExpiresAt     string               `json:"expires_at"`
 }
 
-// NewDraft renders a draft transactions-svc prepared.
+// NewDraft renders a prepared draft.
 func NewDraft(d *transactions.Draft) Draft {
 	return Draft{TransactionID: d.TransactionID, ReceivableID: d.ReceivableID, PayableID: d.PayableID,
 		Status: d.Status, Preview: d.Preview, ExpiresAt: d.ExpiresAt}

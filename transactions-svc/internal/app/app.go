@@ -27,7 +27,11 @@ type Scope struct {
 	Currency string
 	Region   string
 	Token    string
-	Tx       idempotency.Tx
+	// AIMaxAmount and AIDailyAmount are the tenant's AI gateway
+	// guardrails in minor units (0: none).
+	AIMaxAmount   int64
+	AIDailyAmount int64
+	Tx            idempotency.Tx
 }
 
 // WithTx returns the scope of a write in the request's write transaction tx.

@@ -1,12 +1,10 @@
-package httpapi
+package app
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
-
-	"github.com/gofiber/fiber/v2"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
@@ -17,17 +15,11 @@ import (
 // unavailableRetryAfter is the Retry-After of a 503 (seconds).
 const unavailableRetryAfter = 5
 
-// peerErrors is the one mapping of the routes' errors, mounted on the group:
-// an error that carries its API answer (the handlers' own 4xx) and the
-// caller giving up pass through to the error handler; a peer's 4xx answer
+// APIError maps a peer's error to the API error it renders as: a 4xx answer
 // passes through with its status, code, message and details; a 5xx answer,
 // an open circuit breaker or a peer that cannot be reached is 503
-// service_unavailable.
-func peerErrors(c *fiber.Ctx) error {
-	err := c.Next()
-	if _, ok := apierr.From(err); ok || err == nil {
-		return err
-	}
+// service_unavailable. The caller giving up passes through unchanged.
+func APIError(err error) error {
 	var ce *contacts.Error
 	var te *transactions.Error
 	switch {
