@@ -9,6 +9,7 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
+	golang.org/x/sync v0.24.0
 )
 
 require (
@@ -61,7 +62,6 @@ require (
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
