@@ -2,12 +2,7 @@ module github.com/paylane/paylane/ai-gateway-svc
 
 go 1.26.8
 
-require (
-	github.com/gofiber/fiber/v2 v2.52.15
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
-	github.com/paylane/paylane/transactions-svc v0.0.0
-)
+require github.com/gofiber/fiber/v2 v2.52.15
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
@@ -64,10 +59,14 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+)
+
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/optin-svc => ../optin-svc
-	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 )

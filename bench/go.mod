@@ -6,13 +6,10 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/deploy v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
 )
 
 require (
+	code.dny.dev/ssrf v0.3.0 // indirect
 	github.com/andybalholm/brotli v1.2.6 // indirect
 	github.com/armon/go-metrics v0.4.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -44,7 +41,16 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/paylane/paylane/ai-gateway-svc v0.0.0 // indirect
+	github.com/paylane/paylane/batch-svc v0.0.0 // indirect
+	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/gateway v0.0.0 // indirect
+	github.com/paylane/paylane/identity-svc v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/webhook-svc v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
@@ -73,10 +79,26 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/deploy v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+)
+
 replace (
+	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
+	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/deploy => ../deploy
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
+	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
+	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )

@@ -2,19 +2,10 @@ module github.com/paylane/paylane/deploy
 
 go 1.26.8
 
-require github.com/paylane/paylane/libs v0.0.0
-
-replace github.com/paylane/paylane/libs => ../libs
-
 require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/batch-svc v0.0.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/gateway v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/optin-svc v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/twilio/twilio-go v1.31.0
@@ -86,18 +77,21 @@ require (
 	github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
-	github.com/paylane/paylane/transactions-svc v0.0.0
-	github.com/paylane/paylane/webhook-svc v0.0.0
+	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
-	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
@@ -125,12 +119,32 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
+require (
+	github.com/paylane/paylane/ai-gateway-svc v0.0.0
+	github.com/paylane/paylane/batch-svc v0.0.0
+	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/gateway v0.0.0
+	github.com/paylane/paylane/identity-svc v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/paylane/paylane/transactions-svc v0.0.0
+	github.com/paylane/paylane/webhook-svc v0.0.0
+	github.com/prometheus/common v0.72.0
+)
+
 replace (
+	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
 	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
+	github.com/paylane/paylane/libs => ../libs
 	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )

@@ -6,10 +6,6 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
-	github.com/paylane/paylane/transactions-svc v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/twilio/twilio-go v1.31.0
@@ -70,9 +66,22 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
+	github.com/paylane/paylane/identity-svc v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/optin-svc/client v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+)
+
 replace (
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/optin-svc/client => ./client
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 )
