@@ -119,6 +119,8 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
+require github.com/prometheus/common v0.72.0
+
 require (
 	github.com/paylane/paylane/ai-gateway-svc v0.0.0
 	github.com/paylane/paylane/batch-svc v0.0.0
@@ -130,7 +132,6 @@ require (
 	github.com/paylane/paylane/optin-svc v0.0.0
 	github.com/paylane/paylane/transactions-svc v0.0.0
 	github.com/paylane/paylane/webhook-svc v0.0.0
-	github.com/prometheus/common v0.72.0
 )
 
 replace (

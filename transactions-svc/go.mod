@@ -27,7 +27,6 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
-	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
@@ -51,16 +50,13 @@ require (
 )
 
 require (
-	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
 )
 
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
 	github.com/paylane/paylane/transactions-svc/client => ./client
 )

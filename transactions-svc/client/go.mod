@@ -2,8 +2,6 @@ module github.com/paylane/paylane/transactions-svc/client
 
 go 1.26.8
 
-require github.com/paylane/paylane/libs v0.0.0
-
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -45,5 +43,7 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+require github.com/paylane/paylane/libs v0.0.0
 
 replace github.com/paylane/paylane/libs => ../../libs

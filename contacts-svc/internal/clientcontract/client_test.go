@@ -13,7 +13,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/contacts-svc/client/clienttest"
-	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/contacts-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -24,13 +24,32 @@ const (
 	tenantB = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
 )
 
-func TestClientAgainstTheService(t *testing.T) {
+// backend is contacts-svc or its fake (client/clienttest): the client's
+// cases run against both, so the fake other services test with answers
+// as the service does.
+type backend struct {
+	url   string
+	token func(tenant string) string
+}
+
+func TestClientAgainstTheServiceAndItsFake(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
-	c := client.New(svc.BaseURL(), nil)
+	t.Run("service", func(t *testing.T) {
+		t.Parallel()
+		svc := testenv.Start(t, nil)
+		// The token a transactions-svc forwards: the tenant's, no contact abilities.
+		clientCases(t, backend{svc.BaseURL(), func(tenant string) string { return svc.Token(t, tenant, "api:create-receivable") }})
+	})
+	t.Run("fake", func(t *testing.T) {
+		t.Parallel()
+		clientCases(t, backend{clienttest.New(t).URL, testkit.TenantToken})
+	})
+}
+
+func clientCases(t *testing.T, b backend) {
+	c := client.New(b.url, nil)
 	ctx := context.Background()
-	// The token a transactions-svc forwards: the tenant's, no contact abilities.
-	tok := svc.Token(t, tenantA, "api:create-receivable")
+	tok := b.token(tenantA)
 
 	ada, created, err := c.FindOrCreate(ctx, tok, client.ContactInput{ExternalID: "crm-1", FirstName: "Ada", LastName: "Lovelace", Phone: "(415) 555-0100"}, "")
 	if err != nil || !created || ada.Phone != "+14155550100" || !ada.Live() {
@@ -53,7 +72,7 @@ func TestClientAgainstTheService(t *testing.T) {
 	for _, tt := range []struct{ token, id string }{
 		{tok, "01HZX3K5Q8V9W2Y4Z6A7B8C9DE"},
 		{tok, "not-a-ulid"},
-		{svc.Token(t, tenantB), ada.ID},
+		{b.token(tenantB), ada.ID},
 	} {
 		if _, err := c.Contact(ctx, tt.token, tt.id); !errors.Is(err, client.ErrNotFound) {
 			t.Errorf("Contact(%s) err = %v, want ErrNotFound", tt.id, err)
@@ -64,7 +83,7 @@ func TestClientAgainstTheService(t *testing.T) {
 	if err != nil || phone.ID != ada.PhoneID || phone.Phone != ada.Phone {
 		t.Errorf("Phone = %+v, %v", phone, err)
 	}
-	if _, err := c.Phone(ctx, svc.Token(t, tenantB), ada.PhoneID); !errors.Is(err, client.ErrNotFound) {
+	if _, err := c.Phone(ctx, b.token(tenantB), ada.PhoneID); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("Phone of another tenant: err = %v, want ErrNotFound", err)
 	}
 

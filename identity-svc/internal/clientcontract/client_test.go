@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
@@ -24,8 +24,8 @@ func ptr[T any](v T) *T { return &v }
 func TestAdminAndIntrospectionAgainstTheService(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL()+"/", testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL()+"/", testenv.AdminToken, nil)
 	identity := client.New(svc.BaseURL(), nil)
 
 	created, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme"), Flags: &client.FlagsInput{OptIn: ptr(true)},
@@ -90,8 +90,8 @@ func TestAdminAndIntrospectionAgainstTheService(t *testing.T) {
 func TestErrorsCarryStatusAndCode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	tests := []struct {
 		name   string
 		call   func() error
@@ -132,8 +132,8 @@ func TestErrorsCarryStatusAndCode(t *testing.T) {
 func TestDoDecodesAnyAnswer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	var out struct {
 		Data client.Tenant `json:"data"`
 	}
@@ -147,7 +147,7 @@ func TestDoDecodesAnyAnswer(t *testing.T) {
 
 func TestJWKSURLServesTheKeys(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
+	svc := testenv.Start(t, nil)
 	c := client.New(svc.BaseURL(), nil)
 	resp, err := http.Get(c.JWKSURL())
 	if err != nil {

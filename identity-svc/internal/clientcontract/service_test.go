@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/ids"
 )
@@ -45,8 +45,8 @@ const serviceTokensPath = "/internal/v1/service-tokens"
 func TestServiceTokenIsCachedPerTenantAndAbilities(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme"), DefaultRegion: ptr("GB"),
 		Flags: &client.FlagsInput{OptIn: ptr(true)}})
 	if err != nil {
@@ -57,7 +57,7 @@ func TestServiceTokenIsCachedPerTenantAndAbilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	hits := newCounter()
-	c := client.NewWithSecret(svc.BaseURL(), testsvc.ServiceSecret, &http.Client{Transport: hits}).WithService("optin-svc")
+	c := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, &http.Client{Transport: hits}).WithService("optin-svc")
 
 	first, err := c.ServiceToken(ctx, acme.ID, []string{"api:view-contact", "api:create-suppression"})
 	if err != nil {
@@ -132,13 +132,13 @@ func TestServiceTokenNearExpiryIsNotReused(t *testing.T) {
 func TestServiceTokenErrors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := client.NewWithSecret(svc.BaseURL(), testsvc.ServiceSecret, nil)
+	good := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
 	tests := []struct {
 		name          string
 		c             *client.Client
@@ -165,14 +165,14 @@ func TestServiceTokenErrors(t *testing.T) {
 func TestTenantLookups(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme"), SMSNumber: ptr("+15550001111"),
 		DefaultCurrency: ptr("CAD"), Flags: &client.FlagsInput{AIGateway: ptr(true)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewWithSecret(svc.BaseURL(), testsvc.ServiceSecret, nil)
+	c := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
 
 	byID, err := c.Tenant(ctx, acme.ID)
 	if err != nil {
@@ -206,13 +206,13 @@ func TestTenantLookups(t *testing.T) {
 func TestDefaultServiceNameIsTheProgram(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testsvc.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testsvc.AdminToken, nil)
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := client.NewWithSecret(svc.BaseURL(), testsvc.ServiceSecret, nil).ServiceToken(ctx, acme.ID, []string{"api:view-contact"})
+	tok, err := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil).ServiceToken(ctx, acme.ID, []string{"api:view-contact"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,14 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/optin-svc/client"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
 const tenantNumber = "+15005550011"
 
-func subscribe(t *testing.T, env *testsvc.Env, code testsvc.Code, number string) {
+func subscribe(t *testing.T, env *testenv.Env, code testenv.Code, number string) {
 	t.Helper()
 	b := env.Browser()
 	b.Get(t, code.Path())
@@ -28,8 +28,8 @@ func subscribe(t *testing.T, env *testsvc.Env, code testsvc.Code, number string)
 
 func TestOptInStatusFollowsConsentsAndSuppression(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
 	token := env.Token(t, tenant, "api:view-contact", "api:create-suppression")
 	c := client.New(env.BaseURL+"/", nil)
 	ctx := context.Background()
@@ -90,7 +90,7 @@ func TestOptInStatusFollowsConsentsAndSuppression(t *testing.T) {
 		t.Errorf("raw token: %s, %v", status, err)
 	}
 	// Another tenant sees none of it.
-	other := env.Token(t, env.NewTenant(t, testsvc.TenantOptions{}), "api:view-contact")
+	other := env.Token(t, env.NewTenant(t, testenv.TenantOptions{}), "api:view-contact")
 	if status, consents, err := c.OptInStatus(ctx, other, env.Contacts.ContactOf(tenant, confirmedNo), confirmedNo); err != nil ||
 		status != client.StatusNone || len(consents) != 0 {
 		t.Errorf("other tenant: %s %v %v", status, consents, err)
@@ -99,7 +99,7 @@ func TestOptInStatusFollowsConsentsAndSuppression(t *testing.T) {
 
 func TestOptInStatusRefusesBadTokens(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
+	env := testenv.Start(t, testenv.Options{})
 	c := client.New(env.BaseURL, nil)
 	for _, token := range []string{"", "not-a-jwt"} {
 		_, _, err := c.OptInStatus(context.Background(), token, ids.New(), "")

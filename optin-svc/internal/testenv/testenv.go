@@ -1,10 +1,13 @@
-// Package testsvc gives optin-svc's tests real infrastructure: identity-svc
-// and optin-svc running in-process on port 0 with fresh migrated databases
-// (libs/testkit), an optional in-process Kafka broker, transactions-svc's
-// fake (transactions-svc/client/clienttest), tenants and tokens minted
-// through identity-svc's admin API, and readers of the events optin-svc
-// publishes.
-package testsvc
+// Package testenv gives optin-svc's tests real infrastructure: optin-svc
+// running in-process on port 0 with a fresh migrated database
+// (libs/testkit), an optional in-process Kafka broker, the fakes of its
+// peers beside their clients (identity-svc/client/clienttest, which mints
+// the tenants and tokens through the admin API as identity-svc does and
+// publishes tenant.updated on the brokers; transactions-svc/client/clienttest),
+// a stand-in for contacts-svc's phone records (Directory), and readers of
+// the events optin-svc publishes. Tests that need the real contacts-svc
+// beside optin-svc live in deploy/devstack's end-to-end suite.
+package testenv
 
 import (
 	"context"
@@ -15,12 +18,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	contacts "github.com/paylane/paylane/contacts-svc"
-	contactsmigrations "github.com/paylane/paylane/contacts-svc/migrations"
-	identity "github.com/paylane/paylane/identity-svc"
 	idclient "github.com/paylane/paylane/identity-svc/client"
-	idmigrations "github.com/paylane/paylane/identity-svc/migrations"
-	"github.com/paylane/paylane/libs/authz"
+	identitytest "github.com/paylane/paylane/identity-svc/client/clienttest"
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
 	"github.com/paylane/paylane/optin-svc/migrations"
@@ -29,8 +29,8 @@ import (
 
 // Secrets of the services started here.
 const (
-	AdminToken    = "test-admin-token-0123456789"
-	ServiceSecret = "test-service-secret-0123456789"
+	AdminToken    = identitytest.AdminToken
+	ServiceSecret = identitytest.ServiceSecret
 	SMSAuthToken  = "test-sms-auth-token-0123456789"
 	PublicBaseURL = "https://pay.example.test"
 	DefaultFrom   = "+15005550006"
@@ -40,27 +40,24 @@ const (
 type Options struct {
 	// Brokers runs the relay, the consumer and the dispatcher against them.
 	Brokers []string
-	// RealContacts runs contacts-svc and lets optin-svc call it through
-	// contacts-svc/client, instead of the Directory stand-in.
-	RealContacts bool
 	// Configure changes the configuration before Run.
 	Configure func(*optin.Config)
 }
 
-// Env is identity-svc and optin-svc running for one test.
+// Env is optin-svc running for one test, with its peers' fakes.
 type Env struct {
+	// IdentityURL is the identity-svc fake's.
 	IdentityURL string
+	// IdentityFake is the identity-svc fake.
+	IdentityFake *identitytest.Identity
 	// BaseURL is optin-svc's HTTP listener.
 	BaseURL string
 	// InternalAddr serves optin-svc's probes and metrics.
 	InternalAddr string
 	Admin        *idclient.Admin
 	Identity     *idclient.Client
-	// Contacts is the contacts-svc stand-in optin-svc resolves phones with
-	// (unless Options.RealContacts).
+	// Contacts is the contacts-svc stand-in optin-svc resolves phones with.
 	Contacts *Directory
-	// ContactsURL is the contacts-svc of Options.RealContacts.
-	ContactsURL string
 	// Transactions stands in for transactions-svc: the notifications
 	// optin-svc reads for notification.requested events.
 	Transactions *transactionstest.Fake
@@ -71,24 +68,23 @@ type Env struct {
 	brokers []string
 }
 
-// Start runs identity-svc and optin-svc until the test ends.
+// Start runs optin-svc beside an identity-svc fake until the test ends.
 func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
-	identityURL := startIdentity(t, opts.Brokers)
-	return startOptin(t, identityURL, opts)
+	return startOptin(t, startIdentity(t, opts.Brokers), opts)
 }
 
 // StartAnother runs a second optin-svc, on a fresh database, beside the
 // identity-svc of e (to configure it with tenants e created).
 func (e *Env) StartAnother(t testing.TB, opts Options) *Env {
 	t.Helper()
-	return startOptin(t, e.IdentityURL, opts)
+	return startOptin(t, e.IdentityFake, opts)
 }
 
-// startOptin runs optin-svc against the identity-svc at identityURL.
-func startOptin(t testing.TB, identityURL string, opts Options) *Env {
+// startOptin runs optin-svc against the identity-svc fake id.
+func startOptin(t testing.TB, id *identitytest.Identity, opts Options) *Env {
 	t.Helper()
-	env := &Env{Contacts: NewDirectory(), IdentityURL: identityURL, brokers: opts.Brokers,
+	env := &Env{Contacts: NewDirectory(), IdentityURL: id.URL, IdentityFake: id, brokers: opts.Brokers,
 		Transactions: transactionstest.New(t)}
 	env.Admin = idclient.NewAdmin(env.IdentityURL, AdminToken, nil)
 	env.Identity = idclient.New(env.IdentityURL, nil)
@@ -109,10 +105,6 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 		// Warnings and errors show in the output of a failing test run.
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	if opts.RealContacts {
-		env.ContactsURL = startContacts(t, identityURL, opts.Brokers)
-		cfg.ContactsURL, cfg.Contacts, env.Contacts = env.ContactsURL, nil, nil
-	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}
@@ -127,40 +119,24 @@ func startOptin(t testing.TB, identityURL string, opts Options) *Env {
 	return env
 }
 
-// startIdentity runs identity-svc on its own fresh database.
-func startIdentity(t testing.TB, brokers []string) string {
+// startIdentity starts the identity-svc fake; with brokers, every tenant
+// change is published as identity-svc's tenant.updated.
+func startIdentity(t testing.TB, brokers []string) *identitytest.Identity {
 	t.Helper()
-	pg := testkit.PG(t)
-	dsn := pg.Database(t, "identity", idmigrations.Sets()...)
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
+	id := identitytest.New(t)
+	if len(brokers) > 0 {
+		// The callback runs on the fake's goroutine: report, never FailNow.
+		id.OnTenantUpdated(func(tn idclient.Tenant) {
+			env, err := events.New(events.TypeTenantUpdated, tn.ID, "", tn)
+			if err == nil {
+				err = publish(brokers, env)
+			}
+			if err != nil {
+				t.Errorf("publishing tenant.updated: %v", err)
+			}
+		})
 	}
-	cfg := identity.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
-		KafkaBrokers: brokers, SigningKey: seed, AdminToken: AdminToken, ServiceSecret: ServiceSecret,
-		InternalTokenTTL: time.Minute,
-	}
-	return "http://" + run(t, "identity-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a identity.Addrs) { ready(a.HTTP) }
-		return identity.Run(ctx, cfg)
-	})
-}
-
-// startContacts runs contacts-svc on its own fresh database, verifying
-// tokens with identity-svc's keys.
-func startContacts(t testing.TB, identityURL string, brokers []string) string {
-	t.Helper()
-	pg := testkit.PG(t)
-	dsn := pg.Database(t, "contacts", contactsmigrations.Sets()...)
-	cfg := contacts.Config{
-		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: dsn, DBMaxConns: 4,
-		KafkaBrokers: brokers, IdentityURL: identityURL, DefaultRegion: "US",
-	}
-	return "http://" + run(t, "contacts-svc", func(ctx context.Context, ready func(string)) error {
-		cfg.Ready = func(a contacts.Addrs) { ready(a.HTTP) }
-		return contacts.Run(ctx, cfg)
-	})
+	return id
 }
 
 // run starts a service's Run until the test ends and returns its HTTP address.

@@ -1,11 +1,12 @@
-// Package optinstest runs a stand-in optin-svc for contacts-svc's tests: a
+// Package clienttest is a fake optin-svc for the tests of the services that
+// call it through optin-svc/client (contacts-svc): a
 // real HTTP server answering the route optin-svc/client calls
 // (GET /internal/v1/contacts/{contact}/opt-in?phone=) from standings the
 // test sets, and counting the calls, so a test can tell a cached answer
 // from a fresh one. The tenant is the tenant_id claim of the bearer token,
 // read without verifying it, or the whole token when it is no JWT (unit
 // tests pass the tenant id as the token).
-package optinstest
+package clienttest
 
 import (
 	"encoding/base64"

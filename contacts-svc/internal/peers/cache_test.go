@@ -1,4 +1,4 @@
-package optins
+package peers
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/segmentio/kafka-go"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
-	"github.com/paylane/paylane/contacts-svc/internal/optins/optinstest"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 	optinclient "github.com/paylane/paylane/optin-svc/client"
+	"github.com/paylane/paylane/optin-svc/client/clienttest"
 )
 
 const (
@@ -30,7 +30,7 @@ const (
 )
 
 // newCache returns a cache in front of a Remote calling srv.
-func newCache(srv *optinstest.Server, ttl time.Duration, size int) *Cache {
+func newCache(srv *clienttest.Server, ttl time.Duration, size int) *Cache {
 	return NewCache(NewRemote(optinclient.New(srv.URL, nil)), ttl, size)
 }
 
@@ -45,13 +45,13 @@ func read(t *testing.T, c *Cache, tenant, id, phone string) contact.OptIn {
 	return got
 }
 
-func optedIn(consentID string) optinstest.Standing {
-	return optinstest.Standing{Status: contact.OptInOptedIn, Consents: []optinstest.Consent{{ID: consentID, Status: "confirmed"}}}
+func optedIn(consentID string) clienttest.Standing {
+	return clienttest.Standing{Status: contact.OptInOptedIn, Consents: []clienttest.Consent{{ID: consentID, Status: "confirmed"}}}
 }
 
 func TestCacheAnswersTheSecondReadItself(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	srv.Set(tenantA, ada, optedIn("K1"))
 	c := newCache(srv, time.Minute, 100)
 
@@ -73,10 +73,10 @@ func TestCacheAnswersTheSecondReadItself(t *testing.T) {
 
 func TestCacheKeepsTenantsApart(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	srv.Set(tenantA, ada, optedIn("K1"))
-	srv.Set(tenantB, ada, optinstest.Standing{Status: contact.OptInPending,
-		Consents: []optinstest.Consent{{ID: "K2", Status: "pending"}}})
+	srv.Set(tenantB, ada, clienttest.Standing{Status: contact.OptInPending,
+		Consents: []clienttest.Consent{{ID: "K2", Status: "pending"}}})
 	c := newCache(srv, time.Minute, 100)
 
 	for range 2 {
@@ -101,7 +101,7 @@ func TestCacheKeepsTenantsApart(t *testing.T) {
 
 func TestCacheKeepsNoErrors(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	srv.Set(tenantA, ada, optedIn("K1"))
 	c := newCache(srv, time.Minute, 100)
 	srv.FailNext(1)
@@ -128,14 +128,14 @@ func TestCacheKeepsNoErrors(t *testing.T) {
 
 func TestCacheExpiresAnswersAfterTTL(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	c := newCache(srv, 2*time.Second, 100)
 	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	c.now = func() time.Time { return now }
 
 	read(t, c, tenantA, ada, adaNo)
-	srv.Set(tenantA, ada, optinstest.Standing{Status: contact.OptInPending,
-		Consents: []optinstest.Consent{{ID: "K1", Status: "pending"}}}) // no event announces this
+	srv.Set(tenantA, ada, clienttest.Standing{Status: contact.OptInPending,
+		Consents: []clienttest.Consent{{ID: "K1", Status: "pending"}}}) // no event announces this
 	now = now.Add(2*time.Second - time.Nanosecond)
 	if got := read(t, c, tenantA, ada, adaNo); got.Status != contact.OptInNone {
 		t.Fatalf("read within the TTL = %s, want the cached none", got.Status)
@@ -151,7 +151,7 @@ func TestCacheExpiresAnswersAfterTTL(t *testing.T) {
 
 func TestCacheDropsTheLeastRecentlyReadBeyondItsSize(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	c := newCache(srv, time.Minute, 2)
 	read(t, c, tenantA, ada, adaNo)
 	read(t, c, tenantA, bob, bobNo)
@@ -200,10 +200,10 @@ func TestInvalidateEvictsWhatTheEventChanges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := optinstest.Start(t)
+			srv := clienttest.Start(t)
 			// bob's answer lists consent KB, given by ada's number before
 			// bob took it over.
-			srv.Set(tenantA, bob, optinstest.Standing{Status: contact.OptInOptedIn, Consents: []optinstest.Consent{{ID: "KB", Status: "confirmed"}}})
+			srv.Set(tenantA, bob, clienttest.Standing{Status: contact.OptInOptedIn, Consents: []clienttest.Consent{{ID: "KB", Status: "confirmed"}}})
 			c := newCache(srv, time.Minute, 100)
 			people := map[string]string{ada: adaNo, bob: bobNo, cy: cyNo}
 			for id, no := range people {
@@ -233,7 +233,7 @@ func TestInvalidateEvictsWhatTheEventChanges(t *testing.T) {
 
 func TestAnswerFetchedAcrossAnInvalidationIsNotKept(t *testing.T) {
 	t.Parallel()
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	c := newCache(srv, time.Minute, 100)
 	held, release := srv.HoldNext()
 	defer release()
@@ -280,7 +280,7 @@ func publish(t *testing.T, brokers []string, typ, tenant string, data any) {
 func TestOptInEventsOnTheBrokerEvictAnswers(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	srv := optinstest.Start(t)
+	srv := clienttest.Start(t)
 	c := newCache(srv, time.Hour, 100) // only an event can explain a fresh answer
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan struct{}), make(chan error, 1)
@@ -303,16 +303,16 @@ func TestOptInEventsOnTheBrokerEvictAnswers(t *testing.T) {
 	steps := []struct {
 		typ  string
 		data any
-		then optinstest.Standing
+		then clienttest.Standing
 	}{
 		{events.TypeConsentRequested, events.OptIn{ID: "K1", ContactID: ada, Status: "pending"},
-			optinstest.Standing{Status: contact.OptInPending, Consents: []optinstest.Consent{{ID: "K1", Status: "pending"}}}},
+			clienttest.Standing{Status: contact.OptInPending, Consents: []clienttest.Consent{{ID: "K1", Status: "pending"}}}},
 		{events.TypeOptInConfirmed, events.OptIn{ID: "K1", ContactID: ada, Status: "confirmed"}, optedIn("K1")},
 		{events.TypeSuppressionCreated, events.Suppression{ID: "S1", PhoneLast4: last4},
-			optinstest.Standing{Status: contact.OptInOptedOut, Consents: []optinstest.Consent{{ID: "K1", Status: "confirmed"}}}},
+			clienttest.Standing{Status: contact.OptInOptedOut, Consents: []clienttest.Consent{{ID: "K1", Status: "confirmed"}}}},
 		{events.TypeSuppressionDeleted, events.Suppression{ID: "S1", PhoneLast4: last4}, optedIn("K1")},
 		{events.TypeOptInRevoked, events.OptIn{ID: "K1", ContactID: ada, Status: "revoked"},
-			optinstest.Standing{Status: contact.OptInOptedOut, Consents: []optinstest.Consent{{ID: "K1", Status: "revoked"}}}},
+			clienttest.Standing{Status: contact.OptInOptedOut, Consents: []clienttest.Consent{{ID: "K1", Status: "revoked"}}}},
 	}
 	read(t, c, tenantA, ada, adaNo)
 	for i, s := range steps { // each changes the status the step before left

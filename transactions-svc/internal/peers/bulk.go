@@ -1,4 +1,4 @@
-package contacts
+package peers
 
 import (
 	"context"
@@ -29,7 +29,7 @@ const lookupWorkers = 8
 // contacts-svc does); a contact found, or one whose national phone this
 // side cannot read, is read back from contacts-svc. Lookups run a few at a
 // time. Errors of a row are per field of the contact object.
-func (r *Resolver) FindOrCreateMany(ctx context.Context, token string, b app.ContactBatch) ([]app.ContactAnswer, error) {
+func (r *Contacts) FindOrCreateMany(ctx context.Context, token string, b app.ContactBatch) ([]app.ContactAnswer, error) {
 	var upserts, finds []app.ContactItem
 	for _, it := range b.Items {
 		if it.Contact.Phone == "" && it.Contact.ExternalID != "" {
@@ -114,7 +114,7 @@ func answerOf(row client.RowResult, it app.ContactItem, region string) (app.Cont
 // readBack fills the recipient fields of out[i] for every i in at from
 // contacts-svc, each distinct contact read once. A contact deleted since it
 // was found fails its rows.
-func (r *Resolver) readBack(ctx context.Context, token string, out []app.ContactAnswer, at []int) error {
+func (r *Contacts) readBack(ctx context.Context, token string, out []app.ContactAnswer, at []int) error {
 	ids := make([]string, len(at))
 	for k, i := range at {
 		ids[k] = out[i].Contact.ID
@@ -141,7 +141,7 @@ func (r *Resolver) readBack(ctx context.Context, token string, out []app.Contact
 // findAll finds the live contacts of rows by external id alone, each
 // distinct external id once. An unknown one fails its rows with
 // contacts-svc's reasons (it cannot create a contact without a phone).
-func (r *Resolver) findAll(ctx context.Context, token string, items []app.ContactItem) ([]app.ContactAnswer, error) {
+func (r *Contacts) findAll(ctx context.Context, token string, items []app.ContactItem) ([]app.ContactAnswer, error) {
 	externalIDs := make([]string, len(items))
 	for i, it := range items {
 		externalIDs[i] = it.Contact.ExternalID

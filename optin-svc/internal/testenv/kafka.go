@@ -1,9 +1,10 @@
-package testsvc
+package testenv
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -16,19 +17,27 @@ import (
 // another service's outbox relay would.
 func Publish(t testing.TB, brokers []string, envs ...events.Envelope) {
 	t.Helper()
+	if err := publish(brokers, envs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// publish is Publish for callers off the test's goroutine.
+func publish(brokers []string, envs ...events.Envelope) error {
 	w := &kafka.Writer{Addr: kafka.TCP(brokers...), Balancer: &kafka.Murmur2Balancer{},
 		RequiredAcks: kafka.RequireAll, BatchTimeout: time.Millisecond}
 	defer w.Close()
 	for _, env := range envs {
 		raw, err := json.Marshal(env)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		msg := kafka.Message{Topic: events.TopicFor(env.Type), Key: []byte(env.TenantID), Value: raw}
 		if err := w.WriteMessages(context.Background(), msg); err != nil {
-			t.Fatalf("publishing %s: %v", env.Type, err)
+			return fmt.Errorf("publishing %s: %w", env.Type, err)
 		}
 	}
+	return nil
 }
 
 // NewEvent builds an envelope, failing the test on error.

@@ -1,4 +1,4 @@
-package contacts_test
+package peers_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/transactions-svc/internal/app"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -22,7 +22,7 @@ func TestUnreachableContactsIsUnavailable(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	r := contacts.New("http://"+addr, nil, time.Second)
+	r := peers.NewContacts("http://"+addr, nil, time.Second)
 	_, err = r.Resolve(context.Background(), "token", app.ContactRef{ID: "01JD3X0Q4Z8W2E5R7T9Y1V3K5M"})
 	if !errors.Is(err, app.ErrUnavailable) {
 		t.Fatalf("Resolve = %v, want ErrUnavailable", err)
@@ -47,7 +47,7 @@ func TestSlowContactsIsUnavailable(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	r := contacts.New(srv.URL, nil, 50*time.Millisecond)
+	r := peers.NewContacts(srv.URL, nil, 50*time.Millisecond)
 	_, err := r.Resolve(context.Background(), "token", app.ContactRef{ID: "01JD3X0Q4Z8W2E5R7T9Y1V3K5M"})
 	if !errors.Is(err, app.ErrUnavailable) {
 		t.Fatalf("Resolve = %v, want ErrUnavailable", err)

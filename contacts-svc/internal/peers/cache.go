@@ -1,4 +1,4 @@
-package optins
+package peers
 
 import (
 	"container/list"

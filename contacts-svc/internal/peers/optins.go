@@ -1,6 +1,7 @@
-// Package optins reads a contact's opt-in standing from optin-svc, which
+// Package peers holds the adapters to the services contacts-svc calls:
+// Remote reads a contact's opt-in standing from optin-svc, which
 // owns consents and the suppression list, for the single contact read.
-package optins
+package peers
 
 import (
 	"context"

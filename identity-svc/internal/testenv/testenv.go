@@ -1,7 +1,7 @@
-// Package testsvc gives identity-svc's tests real infrastructure: a fresh
+// Package testenv gives identity-svc's tests real infrastructure: a fresh
 // migrated database (from libs/testkit), the service running in-process on
 // port 0, and a reader for the events it publishes.
-package testsvc
+package testenv
 
 import (
 	"context"

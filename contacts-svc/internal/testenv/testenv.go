@@ -1,9 +1,9 @@
-// Package testsvc runs contacts-svc for tests the way a deployment does: Run
+// Package testenv runs contacts-svc for tests the way a deployment does: Run
 // on a fresh migrated database (libs/testkit) with listeners on port 0,
 // internal tokens verified against a JWKS served over HTTP as identity-svc
 // serves it, and, when brokers are given, the outbox relay publishing to
 // them.
-package testsvc
+package testenv
 
 import (
 	"context"

@@ -1,8 +1,9 @@
-// Package contacts resolves contact references with contacts-svc through
+// Package peers holds the adapters to the services transactions-svc calls.
+// Contacts resolves contact references with contacts-svc through
 // its client package (github.com/paylane/paylane/contacts-svc/client), which
 // brings the circuit breaker (gobreaker) and per-call timeouts; this
 // adapter adds its own, shorter deadline and maps the answers to the domain.
-package contacts
+package peers
 
 import (
 	"context"
@@ -18,23 +19,23 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// Resolver implements app.Contacts.
-type Resolver struct {
+// Contacts implements app.Contacts.
+type Contacts struct {
 	client  *client.Client
 	timeout time.Duration
 }
 
 // New returns a resolver calling contacts-svc at baseURL, each call bounded
 // by timeout.
-func New(baseURL string, hc *http.Client, timeout time.Duration) *Resolver {
-	return &Resolver{client: client.New(baseURL, hc), timeout: timeout}
+func NewContacts(baseURL string, hc *http.Client, timeout time.Duration) *Contacts {
+	return &Contacts{client: client.New(baseURL, hc), timeout: timeout}
 }
 
 // Resolve returns the live contact ref names, passing on the caller's
 // internal token. An unknown or soft-deleted contact is
 // txn.ErrContactNotFound; contacts-svc unreachable, failing or too slow is
 // app.ErrUnavailable.
-func (r *Resolver) Resolve(ctx context.Context, token string, ref app.ContactRef) (app.Contact, error) {
+func (r *Contacts) Resolve(ctx context.Context, token string, ref app.ContactRef) (app.Contact, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	var (
