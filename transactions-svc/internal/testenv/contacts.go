@@ -2,8 +2,6 @@ package testenv
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -16,18 +14,6 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/peers"
 )
-
-// identity serves the JWKS of signer as identity-svc does, until the test
-// ends, and returns its base URL.
-func identity(t testing.TB, signer *authz.Signer) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(signer.JWKS())
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // Contact creates a live contact of tenant in the contacts-svc fake, through
 // the client as the service would, and returns it.

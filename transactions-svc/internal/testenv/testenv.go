@@ -73,17 +73,11 @@ func New(t testing.TB) *Env {
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "transactions", migrations.Sets()...)
 	pool := pg.Pool(t, dsn)
-	seed, err := authz.GenerateSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := authz.NewSigner(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := testkit.NewSigner(t)
 	fake := clienttest.New(t)
 	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: signer,
-		IdentityURL: identity(t, signer), Contacts: fake, ContactsURL: fake.URL, DBAppDSN: dsn}
+		IdentityURL: testkit.IdentityJWKS(t, signer), Contacts: fake, ContactsURL: fake.URL, DBAppDSN: dsn}
+	var err error
 	e.Links, err = links.NewSigner(LinkKey(), PublicBaseURL)
 	if err != nil {
 		t.Fatal(err)
