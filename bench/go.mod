@@ -98,6 +98,7 @@ replace (
 	github.com/paylane/paylane/libs => ../libs
 	github.com/paylane/paylane/optin-svc => ../optin-svc
 	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
+	github.com/paylane/paylane/sdk/go => ../sdk/go
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc

@@ -23,6 +23,7 @@ require code.dny.dev/ssrf v0.3.0 // indirect
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
+	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
 	github.com/armon/go-metrics v0.4.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/blang/semver/v4 v4.0.0 // indirect
@@ -77,6 +78,7 @@ require (
 	github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
+	github.com/oapi-codegen/runtime v1.9.0 // indirect
 	github.com/oasdiff/yaml v0.1.1 // indirect
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
@@ -130,6 +132,7 @@ require (
 	github.com/paylane/paylane/identity-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/paylane/paylane/sdk/go v0.0.0
 	github.com/paylane/paylane/transactions-svc v0.0.0
 	github.com/paylane/paylane/webhook-svc v0.0.0
 )
@@ -145,6 +148,7 @@ replace (
 	github.com/paylane/paylane/libs => ../libs
 	github.com/paylane/paylane/optin-svc => ../optin-svc
 	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
+	github.com/paylane/paylane/sdk/go => ../sdk/go
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc
