@@ -34,13 +34,17 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/libs/breaker"
 )
 
 // Call is one request the fake received.
 type Call struct {
-	Method, Path string
-	Tenant       string
+	Method, Path, Query string
+	// Token is the bearer token it carried, IdempotencyKey its
+	// Idempotency-Key.
+	Token, IdempotencyKey string
+	Tenant                string
 	// Region is the token's default region ("US" when it has none).
 	Region string
 	Body   []byte
@@ -53,15 +57,16 @@ type Fail func(Call) int
 type Contacts struct {
 	URL string
 
-	mu      sync.Mutex
-	calls   []Call
-	fails   []Fail
-	tenants map[string]*tenant
+	mu         sync.Mutex
+	calls      []Call
+	fails      []Fail
+	tenants    map[string]*tenant
+	candidates map[string][]client.Candidate // tenant + "/" + name → search answer
 }
 
 // New starts the fake until the test ends.
 func New(t testing.TB) *Contacts {
-	f := &Contacts{tenants: map[string]*tenant{}}
+	f := &Contacts{tenants: map[string]*tenant{}, candidates: map[string][]client.Candidate{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/v1/contacts/search", f.guard(f.search))
 	mux.HandleFunc("GET /internal/v1/contacts/{id}", f.guard(f.contact))
@@ -104,6 +109,26 @@ func (f *Contacts) Calls() []Call {
 	return append([]Call(nil), f.calls...)
 }
 
+// Last returns the last call to path (zero when none).
+func (f *Contacts) Last(path string) Call {
+	calls := f.Calls()
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Path == path {
+			return calls[i]
+		}
+	}
+	return Call{}
+}
+
+// SetCandidates makes a search of tenant for exactly name answer cands, in
+// that order, whatever the contacts (a test of a caller's reading of
+// similarity scores chooses them).
+func (f *Contacts) SetCandidates(tenantID, name string, cands ...client.Candidate) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.candidates[tenantID+"/"+name] = cands
+}
+
 // CallsOf returns how many calls tenant made.
 func (f *Contacts) CallsOf(tenant string) int {
 	n := 0
@@ -120,7 +145,8 @@ func (f *Contacts) guard(h func(http.ResponseWriter, *http.Request, Call)) http.
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		auth := r.Header.Get("Authorization")
-		c := Call{Method: r.Method, Path: r.URL.Path, Tenant: breaker.TenantOf(auth), Region: regionOf(auth), Body: body}
+		c := Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Token: strings.TrimPrefix(auth, "Bearer "),
+			IdempotencyKey: r.Header.Get("Idempotency-Key"), Tenant: breaker.TenantOf(auth), Region: regionOf(auth), Body: body}
 		f.mu.Lock()
 		f.calls = append(f.calls, c)
 		rules := append([]Fail(nil), f.fails...)

@@ -62,6 +62,13 @@ func (f *Contacts) search(w http.ResponseWriter, r *http.Request, c Call) {
 	q := r.URL.Query()
 	name := strings.ToLower(strings.TrimSpace(q.Get("name")))
 	number, email := q.Get("phone"), q.Get("email")
+	f.mu.Lock()
+	cands, chosen := f.candidates[c.Tenant+"/"+q.Get("name")]
+	f.mu.Unlock()
+	if chosen {
+		writeData(w, http.StatusOK, append([]client.Candidate{}, cands...))
+		return
+	}
 	if number != "" {
 		e164, err := phone.Normalize(number, c.Region)
 		if err != nil {
