@@ -115,3 +115,17 @@ func (f *Transactions) steps(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]int{"steps": steps}})
 }
+
+// writeFailure answers an error envelope of status.
+func writeFailure(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	switch {
+	case status == http.StatusUnprocessableEntity:
+		_, _ = w.Write([]byte(`{"error":{"code":"validation_failed","message":"The given data was invalid.","details":{"external_id":["The external id must not contain a NUL character."]}}}`))
+	case status >= 500:
+		_, _ = w.Write([]byte(`{"error":{"code":"server_error","message":"Server error."}}`))
+	default:
+		_, _ = w.Write([]byte(`{"error":{"code":"bad_request","message":"Refused."}}`))
+	}
+}

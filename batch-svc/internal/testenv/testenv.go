@@ -1,3 +1,10 @@
+// Package testenv runs batch-svc for tests the way a deployment does: Run
+// on a fresh migrated database (libs/testkit), listeners on port 0,
+// internal tokens verified against a JWKS served over HTTP, contacts-svc's
+// fake beside its client (contacts-svc/client/clienttest: the bulk upsert
+// with contacts-svc's rules, rows recorded per batch and row), and a
+// stand-in transactions-svc for the bulk create and the campaign steps
+// (they stand in for the downstream services, not for the database).
 package testenv
 
 import (
@@ -11,15 +18,17 @@ import (
 
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/migrations"
+	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Service is batch-svc running for one test.
 type Service struct {
-	Addrs    batchsvc.Addrs
-	Signer   *authz.Signer
-	Contacts *Contacts
+	Addrs  batchsvc.Addrs
+	Signer *authz.Signer
+	// Contacts is contacts-svc's fake (contacts-svc/client/clienttest).
+	Contacts *contactstest.Contacts
 	Txns     *Transactions
 	// Pool connects to the service's database as its app role.
 	Pool *pgxpool.Pool
@@ -71,7 +80,7 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	t.Helper()
 	pg := testkit.PG(t)
 	identityURL := testkit.IdentityJWKS(t, signer)
-	contacts, txns := NewContacts(t), NewTransactions(t)
+	contacts, txns := contactstest.New(t), NewTransactions(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan batchsvc.Addrs, 1)

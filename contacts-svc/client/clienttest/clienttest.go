@@ -27,6 +27,7 @@ package clienttest
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -60,13 +61,18 @@ type Contacts struct {
 	mu         sync.Mutex
 	calls      []Call
 	fails      []Fail
+	status     int
+	maxBody    int64
+	refused    int
+	onWrite    []func(Call)
+	writes     map[string]int // batch id / row index → times written
 	tenants    map[string]*tenant
 	candidates map[string][]client.Candidate // tenant + "/" + name → search answer
 }
 
 // New starts the fake until the test ends.
 func New(t testing.TB) *Contacts {
-	f := &Contacts{tenants: map[string]*tenant{}, candidates: map[string][]client.Candidate{}}
+	f := &Contacts{tenants: map[string]*tenant{}, candidates: map[string][]client.Candidate{}, writes: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/v1/contacts/search", f.guard(f.search))
 	mux.HandleFunc("GET /internal/v1/contacts/{id}", f.guard(f.contact))
@@ -92,6 +98,70 @@ func (f *Contacts) FailTenant(tenant string, status int) {
 		}
 		return 0
 	})
+}
+
+// Holding returns a rule answering status to any call whose body holds
+// marker (as written on the wire: a JSON escape such as \u0000 is matched
+// as it is sent), as a service failing on one row's content does.
+func Holding(marker string, status int) Fail {
+	return func(c Call) int {
+		if strings.Contains(string(c.Body), marker) {
+			return status
+		}
+		return 0
+	}
+}
+
+// SetStatus makes every later call answer status, after the FailWhen rules
+// (0: answer normally again).
+func (f *Contacts) SetStatus(status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status = status
+}
+
+// SetMaxBody makes later calls whose body is above n bytes answer 413
+// payload_too_large before the body is read, as the service's body cap
+// does (0: no cap).
+func (f *Contacts) SetMaxBody(n int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.maxBody = n
+}
+
+// Refused returns how many calls were answered 413.
+func (f *Contacts) Refused() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refused
+}
+
+// OnWrite runs fn after a bulk upsert's rows are recorded, before it
+// answers (a test stops the service there, say).
+func (f *Contacts) OnWrite(fn func(Call)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.onWrite = append(f.onWrite, fn)
+}
+
+// Writes returns how many times each of the first rows rows of batch was
+// written (created or updated; a row answered from the record is not
+// written again).
+func (f *Contacts) Writes(batchID string, rows int) []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]int, rows)
+	for i := range out {
+		out[i] = f.writes[fmt.Sprintf("%s/%d", batchID, i)]
+	}
+	return out
+}
+
+// BulkUpsert decodes the body of a bulk-upsert call (zero for another).
+func (c Call) BulkUpsert() client.BulkUpsertRawRequest {
+	var req client.BulkUpsertRawRequest
+	_ = json.Unmarshal(c.Body, &req)
+	return req
 }
 
 // FailWhen adds a rule choosing error answers; the first rule answering a
@@ -143,13 +213,23 @@ func (f *Contacts) CallsOf(tenant string) int {
 // guard records the call and answers a chosen failure before h.
 func (f *Contacts) guard(h func(http.ResponseWriter, *http.Request, Call)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		tooLarge := f.maxBody > 0 && r.ContentLength > f.maxBody
+		if tooLarge {
+			f.refused++
+		}
+		f.mu.Unlock()
+		if tooLarge {
+			writeError(w, http.StatusRequestEntityTooLarge, "payload_too_large", "The request body is too large.", nil)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		auth := r.Header.Get("Authorization")
 		c := Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Token: strings.TrimPrefix(auth, "Bearer "),
 			IdempotencyKey: r.Header.Get("Idempotency-Key"), Tenant: breaker.TenantOf(auth), Region: regionOf(auth), Body: body}
 		f.mu.Lock()
 		f.calls = append(f.calls, c)
-		rules := append([]Fail(nil), f.fails...)
+		rules, status := append([]Fail(nil), f.fails...), f.status
 		f.mu.Unlock()
 		if c.Tenant == "" {
 			writeError(w, http.StatusUnauthorized, "unauthenticated", "Unauthenticated.", nil)
@@ -160,6 +240,10 @@ func (f *Contacts) guard(h func(http.ResponseWriter, *http.Request, Call)) http.
 				writeFailure(w, status)
 				return
 			}
+		}
+		if status != 0 {
+			writeFailure(w, status)
+			return
 		}
 		h(w, r, c)
 	}

@@ -120,7 +120,16 @@ func (f *Contacts) bulkUpsert(w http.ResponseWriter, _ *http.Request, c Call) {
 		}
 		out[i].RowIndex = req.FirstRowIndex + i
 		t.rows[key] = out[i]
+		if out[i].Action == client.ActionCreated || out[i].Action == client.ActionUpdated {
+			f.writes[key]++
+		}
 	}
+	hooks := append([]func(Call){}, f.onWrite...)
+	f.mu.Unlock()
+	for _, fn := range hooks {
+		fn(c)
+	}
+	f.mu.Lock()
 	writeData(w, http.StatusOK, out)
 }
 
