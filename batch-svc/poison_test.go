@@ -12,6 +12,7 @@ import (
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
 	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 // rowError is a row error as GET /batches/{id}/errors shows it.
@@ -121,7 +122,7 @@ func TestDownstreamFailingEveryRowIsRetried(t *testing.T) {
 func TestReceivableTheDownstreamFailsOnIsARowError(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = time.Hour })
-	svc.Txns.FailHolding("poison", http.StatusInternalServerError)
+	svc.Txns.FailWhen(transactionstest.Holding("poison", http.StatusInternalServerError))
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:view-any-receivable")
 	items := `[{"amount":100},{"amount":200},{"amount":300,"description":"poison"},{"amount":400},{"amount":500}]`
 	var env struct{ Data testenv.Header }

@@ -12,9 +12,12 @@
 //     (scheduled with a future send_at), with api:create-<direction>; any
 //     other state is 422 invalid_transition naming both states;
 //   - GET /internal/v1/transactions/{ref}/status: by transaction id or its
-//     receivable's or payable's id, with api:view-<direction>.
+//     receivable's or payable's id, with api:view-<direction>;
+//   - POST /internal/v1/{receivables,payables}/bulk-create and GET
+//     /internal/v1/campaigns/steps (batch-svc): rows recorded per batch and
+//     row, the campaigns AddCampaign makes known.
 //
-// FailTenant answers every call of a tenant with a chosen status, SetDown
+// FailTenant and FailWhen answer chosen calls with a chosen status, SetDown
 // every call with 503. The tenant and abilities come from the bearer
 // token's claims, read without verifying the signature: the fake stands in
 // for transactions-svc's data, not for its authentication.
@@ -45,18 +48,25 @@ type Fake struct {
 	txns          map[string][]*Transaction // tenant → transactions
 	refused       map[string]bool           // contact ids prepare refuses
 	fails         map[string]int            // tenant → status
+	rules         []func(Request) int
+	campaigns     map[string][]Campaign           // tenant → campaigns
+	bulkRows      map[string]client.BulkRowResult // tenant/batch/row → outcome
 }
 
 // New starts a fake until the test ends.
 func New(t testing.TB) *Fake {
 	t.Helper()
 	f := &Fake{notifications: map[string]client.Notification{}, txns: map[string][]*Transaction{},
-		refused: map[string]bool{}, fails: map[string]int{}}
+		refused: map[string]bool{}, fails: map[string]int{}, campaigns: map[string][]Campaign{},
+		bulkRows: map[string]client.BulkRowResult{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/v1/notifications/{id}", f.notification)
 	mux.HandleFunc("POST /internal/v1/drafts", f.prepare)
 	mux.HandleFunc("POST /internal/v1/transactions/{id}/confirm", f.confirm)
 	mux.HandleFunc("GET /internal/v1/transactions/{id}/status", f.status)
+	mux.HandleFunc("POST /internal/v1/receivables/bulk-create", f.bulkCreate)
+	mux.HandleFunc("POST /internal/v1/payables/bulk-create", f.bulkCreate)
+	mux.HandleFunc("GET /internal/v1/campaigns/steps", f.steps)
 	srv := httptest.NewServer(f.guard(mux))
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL

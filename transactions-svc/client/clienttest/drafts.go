@@ -18,15 +18,19 @@ type Transaction struct {
 	ID, ChildID, Direction, Status string
 	Amount                         int64
 	Currency                       string
+
+	externalID string // of an item a bulk create made
 }
 
 // Request is one request the fake received.
 type Request struct {
 	Method, Path, Query string
 	// Token is the bearer token it carried, IdempotencyKey its
-	// Idempotency-Key, Body its JSON body (nil when none).
+	// Idempotency-Key, Body its JSON body (nil when none), Raw the body as
+	// sent.
 	Token, IdempotencyKey string
 	Body                  map[string]any
+	Raw                   []byte
 }
 
 // AddTransaction makes tenant's transaction tx known.
@@ -99,11 +103,18 @@ func (f *Fake) guard(next http.Handler) http.Handler {
 		raw, _ := io.ReadAll(r.Body)
 		req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Token: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), IdempotencyKey: r.Header.Get("Idempotency-Key")}
+		req.Raw = raw
 		_ = json.Unmarshal(raw, &req.Body)
 		r.Body = io.NopCloser(strings.NewReader(string(raw)))
 		f.mu.Lock()
 		f.requests = append(f.requests, req)
 		down, status := f.down, f.fails[tenantOf(r)]
+		for _, rule := range f.rules {
+			if status != 0 {
+				break
+			}
+			status = rule(req)
+		}
 		f.mu.Unlock()
 		switch {
 		case down:
