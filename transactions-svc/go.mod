@@ -53,6 +53,7 @@ require (
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
+	github.com/stripe/stripe-go/v82 v82.5.1
 )
 
 replace (

@@ -12,6 +12,8 @@ import (
 
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -63,6 +65,10 @@ type App struct {
 	contacts Contacts
 	links    *links.Signer
 	now      func() time.Time
+	// sandbox is the simulator rail of every transaction without a provider.
+	sandbox rail.Adapter
+	// rails reaches the tenants' payment providers (nil: none configured).
+	rails *Rails
 }
 
 // New returns the use cases. now is the clock (time.Now in production; tests
@@ -71,7 +77,7 @@ func New(s *store.Store, contacts Contacts, signer *links.Signer, now func() tim
 	if now == nil {
 		now = time.Now
 	}
-	return &App{store: s, contacts: contacts, links: signer, now: now}
+	return &App{store: s, contacts: contacts, links: signer, now: now, sandbox: sandbox.Rail{}}
 }
 
 // Now returns the clock's time as Postgres keeps it (UTC, microseconds), so
