@@ -19,10 +19,10 @@ import (
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/consumer"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -58,7 +58,7 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	}
 	now, _ := svcrun.Seam[clock](e)
 	st := store.New(e.Pool)
-	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now)
+	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now)
 	if cfg.RailEncryptionKey != nil {
 		sl, err := sealer.New(cfg.RailEncryptionKey)
 		if err != nil {
