@@ -73,7 +73,18 @@ func Run(ctx context.Context, cfg Config) error {
 
 	a := newApp(cfg, pool, log)
 	reg := obs.NewRegistry()
-	web := newWeb(cfg, a, pool, reg, log)
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			log.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: serviceName, Registry: reg, Tracing: tracing})
+	web := newWeb(cfg, a, pool, reg, tracing, log)
 	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
 	if err != nil {
 		return err

@@ -43,9 +43,9 @@ func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
 }
 
 // newWeb builds the HTTP app with every route.
-func newWeb(cfg Config, a *app.App, pool *pgxpool.Pool, reg prometheus.Registerer, log *slog.Logger) *fiber.App {
+func newWeb(cfg Config, a *app.App, pool *pgxpool.Pool, reg prometheus.Registerer, tracing *obs.Tracing, log *slog.Logger) *fiber.App {
 	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, httpapi.Deps{
 		App:        a,
 		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),

@@ -70,13 +70,17 @@ func Run(ctx context.Context, cfg Config) error {
 	st := store.New(pool)
 	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: httpapi.MaxBody})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
-		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
+		Web: web, Registry: reg, Tracing: tracing, Ready: pool.Ping, Log: log})
 	if err != nil {
 		return err
 	}

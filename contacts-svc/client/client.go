@@ -26,6 +26,7 @@ import (
 
 	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -114,6 +115,7 @@ func (c *Client) send(ctx context.Context, method, path, token, idemKey string, 
 	if err != nil {
 		return answer{}, fmt.Errorf("contacts client: building request: %w", err)
 	}
+	obs.Inject(ctx, req.Header)
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {

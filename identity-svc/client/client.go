@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -70,6 +71,7 @@ func (c *Client) Introspect(ctx context.Context, token, requestID string) (*Intr
 	if err != nil {
 		return nil, fmt.Errorf("building introspection request: %w", err)
 	}
+	obs.Inject(ctx, req.Header)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	if requestID != "" {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -115,6 +116,7 @@ func (c *Client) callService(ctx context.Context, method, path string, body, out
 	if err != nil {
 		return fmt.Errorf("building request: %w", err)
 	}
+	obs.Inject(ctx, req.Header)
 	req.Header.Set("Authorization", "Bearer "+c.secret)
 	req.Header.Set("Accept", "application/json")
 	if body != nil {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/breaker"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -131,6 +132,7 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 	if err != nil {
 		return "", nil, fmt.Errorf("building opt-in status request: %w", err)
 	}
+	obs.Inject(ctx, req.Header)
 	token = strings.TrimSpace(token)
 	if !strings.HasPrefix(token, "Bearer ") {
 		token = "Bearer " + token

@@ -28,6 +28,7 @@ import (
 
 	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -142,6 +143,7 @@ func (c *Client) send(ctx context.Context, method, path, token, idemKey string, 
 	if err != nil {
 		return answer{}, fmt.Errorf("transactions client: building request: %w", err)
 	}
+	obs.Inject(ctx, req.Header)
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
