@@ -18,6 +18,7 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/httpapi"
+	"github.com/paylane/paylane/batch-svc/internal/store"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
@@ -92,6 +93,9 @@ func Run(ctx context.Context, cfg Config) error {
 	metrics, err := app.NewMetrics(reg)
 	if err != nil {
 		return err
+	}
+	if err := reg.Register(store.New(pool).QueueCollector()); err != nil {
+		return fmt.Errorf("registering batch queue metrics: %w", err)
 	}
 	parts := build(cfg, pool, relay, metrics, log)
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})

@@ -17,6 +17,7 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
+	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/migrations"
 )
 
@@ -71,8 +72,12 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	a := newApp(cfg, pool, log)
 	reg := obs.NewRegistry()
+	metrics, err := app.NewMetrics(reg, newProvider(cfg).Name())
+	if err != nil {
+		return err
+	}
+	a := newApp(cfg, pool, metrics, log)
 	tracing, err := obs.NewTracing(ctx, serviceName)
 	if err != nil {
 		return fmt.Errorf("invalid configuration: %w", err)

@@ -25,6 +25,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -68,8 +69,12 @@ func Run(ctx context.Context, cfg Config) error {
 	defer pool.Close()
 
 	st := store.New(pool)
-	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
 	reg := obs.NewRegistry()
+	rails, err := railmetrics.New(reg, "sandbox")
+	if err != nil {
+		return err
+	}
+	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock).WithRailMetrics(rails)
 	tracing, err := obs.NewTracing(ctx, serviceName)
 	if err != nil {
 		return fmt.Errorf("invalid configuration: %w", err)

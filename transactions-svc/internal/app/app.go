@@ -12,6 +12,7 @@ import (
 
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -59,6 +60,7 @@ type App struct {
 	contacts Contacts
 	links    *links.Signer
 	now      func() time.Time
+	rails    *railmetrics.Metrics
 }
 
 // New returns the use cases. now is the clock (time.Now in production; tests
@@ -68,6 +70,13 @@ func New(s *store.Store, contacts Contacts, signer *links.Signer, now func() tim
 		now = time.Now
 	}
 	return &App{store: s, contacts: contacts, links: signer, now: now}
+}
+
+// WithRailMetrics makes a count the rail's answers on m and returns a.
+// Call it while wiring, before a serves anything.
+func (a *App) WithRailMetrics(m *railmetrics.Metrics) *App {
+	a.rails = m
+	return a
 }
 
 // Now returns the clock's time as Postgres keeps it (UTC, microseconds), so

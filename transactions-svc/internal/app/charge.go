@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -44,6 +45,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 		return txn.Item{}, err
 	}
 	outcome, reason := sandbox.Charge(card.Number, false)
+	a.rails.Observe(sandboxRail, railmetrics.Charge, chargeOutcome(outcome))
 	return a.applyCharge(ctx, tenantID, id, charge{outcome: outcome, reason: reason,
 		brand: sandbox.Brand(card.Number), last4: sandbox.Last4(card.Number)})
 }
@@ -64,6 +66,7 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 	if err != nil {
 		return txn.Item{}, err
 	}
+	a.rails.Observe(sandboxRail, railmetrics.Charge, chargeOutcome(ch.outcome))
 	return a.applyCharge(ctx, scope.TenantID, id, ch)
 }
 
@@ -106,6 +109,21 @@ func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch charge) (
 		it.FailureReason = opt(ch.reason)
 		return a.save(ctx, tx, it, evPaymentFailed)
 	})
+}
+
+// sandboxRail names the built-in simulator in rail_operations_total.
+const sandboxRail = "sandbox"
+
+// chargeOutcome is the sandbox's answer in the words of railmetrics.
+func chargeOutcome(o sandbox.Outcome) string {
+	switch o {
+	case sandbox.Approved:
+		return railmetrics.Succeeded
+	case sandbox.Declined:
+		return railmetrics.Declined
+	default:
+		return railmetrics.Error
+	}
 }
 
 func opt(s string) *string {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -82,6 +83,9 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 	outcome := "passed"
 	if !ok {
 		outcome = "failed"
+		a.rails.Observe(sandboxRail, railmetrics.IdentityCheck, railmetrics.Declined)
+	} else {
+		a.rails.Observe(sandboxRail, railmetrics.IdentityCheck, railmetrics.Succeeded)
 	}
 	if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "identity_check",
 		Outcome: outcome, Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
@@ -110,6 +114,12 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 // disburse asks the rail to pay out a processing payable and applies the
 // answer: disbursed, or failed (retry-disbursement tries again).
 func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
+	var answered sandbox.Outcome
+	defer func() {
+		if answered != "" {
+			a.rails.Observe(sandboxRail, railmetrics.Disbursement, chargeOutcome(answered))
+		}
+	}()
 	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
@@ -117,6 +127,7 @@ func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, erro
 		}
 		it.DisbursementAttempts++
 		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
+		answered = outcome
 		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
 			Outcome: string(outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
 			return err
