@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -83,7 +84,9 @@ func (c *LagCollector) lag(ctx context.Context) (map[string]int64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetching the group's offsets: %w", err)
 	}
-	if committed.Error != nil {
+	// A group that never committed is unknown to some brokers: it lags by
+	// everything retained.
+	if committed.Error != nil && !errors.Is(committed.Error, kafka.GroupIdNotFound) {
 		return nil, fmt.Errorf("fetching the group's offsets: %w", committed.Error)
 	}
 	done := map[string]map[int]int64{}
