@@ -15,6 +15,7 @@ require (
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/prometheus/prometheus v0.316.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/twilio/twilio-go v1.31.0
@@ -28,10 +29,7 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require (
-	code.dny.dev/ssrf v0.3.0 // indirect
-	github.com/prometheus/prometheus v0.316.0 // indirect
-)
+require code.dny.dev/ssrf v0.3.0 // indirect
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
