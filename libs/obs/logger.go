@@ -28,7 +28,7 @@ type contextHandler struct{ slog.Handler }
 
 func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
 	if ctx != nil {
-		if id := reqid.From(ctx); id != "" {
+		if id := reqid.From(ctx); id != "" && !hasAttr(r, "request_id") {
 			r.AddAttrs(slog.String("request_id", id))
 		}
 		if id := TraceID(ctx); id != "" {
@@ -36,6 +36,17 @@ func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
 		}
 	}
 	return h.Handler.Handle(ctx, r)
+}
+
+// hasAttr reports whether the record already carries key (a caller that
+// logs the request id itself), so the line never holds it twice.
+func hasAttr(r slog.Record, key string) bool {
+	found := false
+	r.Attrs(func(a slog.Attr) bool {
+		found = a.Key == key
+		return !found
+	})
+	return found
 }
 
 func (h contextHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
