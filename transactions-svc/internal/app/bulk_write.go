@@ -24,9 +24,14 @@ type bulkWrite struct {
 // scheduled work and their events.
 func (a *App) writePlan(ctx context.Context, tx *store.Tx, req BulkRequest, env bulkEnv, p *plan) error {
 	w := &bulkWrite{}
+	railName, railID, err := tx.CurrentRail(ctx)
+	if err != nil {
+		return err
+	}
 	for _, t := range p.touched {
 		var err error
 		if t.created {
+			t.it.Rail, t.it.RailID = railName, railID
 			err = a.completeNew(ctx, tx.TenantID(), req, env, t, w)
 		} else {
 			err = a.completeUpdate(ctx, tx.TenantID(), req, t, w)

@@ -75,6 +75,9 @@ func (a *App) insert(ctx context.Context, tx *store.Tx, it txn.Item) (txn.Item, 
 			return txn.Item{}, err
 		}
 	}
+	if it.Rail, it.RailID, err = tx.CurrentRail(ctx); err != nil {
+		return txn.Item{}, err
+	}
 	if err := tx.InsertItem(ctx, it); err != nil {
 		return txn.Item{}, err
 	}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
-	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -26,6 +26,9 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
+		}
+		if hostedRail(*it) {
+			return ErrHostedRail // the provider takes the destination on its own pages
 		}
 		if err := move(it, txn.SelectDestination); err != nil {
 			return err
@@ -79,13 +82,15 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 // failed, it stays with failure_reason set.
 func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) error {
 	now := a.Now()
-	ok, reason := sandbox.IdentityCheck(it.Destination.Last4)
+	res, err := a.sandbox.Verify(ctx, rail.Verify{PayableID: it.ID, Last4: it.Destination.Last4})
+	if err != nil {
+		return err
+	}
+	ok, reason := res.Outcome == rail.Approved, res.Reason
+	a.observeRail(*it, railmetrics.IdentityCheck, res.Outcome)
 	outcome := "passed"
 	if !ok {
 		outcome = "failed"
-		a.rails.Observe(sandboxRail, railmetrics.IdentityCheck, railmetrics.Declined)
-	} else {
-		a.rails.Observe(sandboxRail, railmetrics.IdentityCheck, railmetrics.Succeeded)
 	}
 	if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "identity_check",
 		Outcome: outcome, Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
@@ -112,27 +117,49 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 }
 
 // disburse asks the rail to pay out a processing payable and applies the
-// answer: disbursed, or failed (retry-disbursement tries again).
+// answer: disbursed, or failed (retry-disbursement tries again). On Stripe
+// the transfer is made under the payable's lock with its idempotency key:
+// the payable id, suffixed with the number of transfers Stripe refused
+// before. A transfer without an answer (Stripe unavailable) fails the
+// payable with provider_unavailable and keeps the key, so the retry cannot
+// transfer twice.
 func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
-	var answered sandbox.Outcome
-	defer func() {
-		if answered != "" {
-			a.rails.Observe(sandboxRail, railmetrics.Disbursement, chargeOutcome(answered))
-		}
-	}()
 	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
 			return err
 		}
-		it.DisbursementAttempts++
-		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
-		answered = outcome
-		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
-			Outcome: string(outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+		var (
+			res rail.Result
+			err error
+		)
+		if hostedRail(*it) && it.Status != txn.Processing {
+			return nil // another request made (or is recording) this transfer
+		}
+		if hostedRail(*it) {
+			res, err = a.transfer(ctx, tx, it)
+		} else {
+			it.DisbursementAttempts++
+			res, err = a.sandbox.Disburse(ctx, rail.Disbursement{PayableID: it.ID, Amount: it.Amount, Currency: it.Currency,
+				Last4: it.Destination.Last4, Attempt: it.DisbursementAttempts})
+		}
+		if err != nil {
 			return err
 		}
-		if outcome != sandbox.Approved {
+		reason := res.Reason
+		var last4 *string // digits of a sandbox destination; a Stripe account has none
+		if !hostedRail(*it) {
+			last4 = &it.Destination.Last4
+		}
+		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
+			Outcome: string(res.Outcome), Last4: last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+			return err
+		}
+		a.observeRail(*it, railmetrics.Disbursement, res.Outcome)
+		if res.Reference != "" {
+			it.ProviderReference = &res.Reference
+		}
+		if res.Outcome != rail.Approved {
 			if err := move(it, txn.RailFailed); err != nil {
 				return err
 			}

@@ -43,6 +43,11 @@ func apiError(err error) error {
 		return apierr.Field("campaign_id", campaign.MsgNotAssignable)
 	case errors.Is(err, fielddef.ErrKeyTaken):
 		return apierr.Field("key", "The key has already been taken.")
+	case errors.Is(err, app.ErrInvalidSignature):
+		return errInvalidProviderSignature()
+	case errors.Is(err, app.ErrRailsOff):
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable,
+			"Payment providers are not configured on this deployment.")
 	case errors.Is(err, app.ErrUnavailable):
 		e := apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, "A part of the platform is briefly unavailable; retry.")
 		e.RetryAfter = 1

@@ -6,6 +6,8 @@
 package httpapi
 
 import (
+	"log/slog"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -28,16 +30,23 @@ type Deps struct {
 	Verifier *authz.Verifier
 	// Pool holds the idempotency keys (the app pool).
 	Pool *pgxpool.Pool
+	// Log receives what a provider webhook could not apply.
+	Log *slog.Logger
 }
 
 // Handlers serve the routes.
 type Handlers struct {
 	app *app.App
+	log *slog.Logger
 }
 
 // Register mounts the API on r.
 func Register(r fiber.Router, d Deps) {
-	h := &Handlers{app: d.App}
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &Handlers{app: d.App, log: log}
 	api := r.Group("/api/v1", authz.Middleware(d.Verifier))
 	idem := idempotency.Middleware(d.Pool)
 	h.items(api, idem, txn.Receivable, "/receivables")
@@ -45,6 +54,7 @@ func Register(r fiber.Router, d Deps) {
 	h.definitions(api, idem)
 	h.campaigns(api, idem)
 	api.Post("/transactions/:transaction/campaign-assignment", authz.Require("api:assign-campaign"), idem, h.assignCampaign)
+	h.paymentRails(r, api, idem)
 	h.internalRoutes(r, d.Verifier, idem)
 }
 

@@ -1,7 +1,9 @@
 // Package railmetrics counts the operations of the payment rails
 // (rail_operations_total{rail,operation,outcome}), one counter for every
-// rail adapter: each reports its answers through Observe in the same words,
-// so one alert and one dashboard panel cover them all.
+// rail: the use cases report each answer of a rail (internal/rail adapters'
+// results, a provider's settling event, a rail that never answered) through
+// Observe in the same words, so one alert and one dashboard panel cover
+// them all.
 package railmetrics
 
 import (

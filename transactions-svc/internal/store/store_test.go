@@ -41,7 +41,7 @@ func newItem(d txn.Direction, created time.Time) txn.Item {
 	return txn.Item{
 		ID: ids.NewAt(created), TransactionID: ids.NewAt(created), Direction: d,
 		ContactID: ids.New(), Recipient: txn.Recipient{FirstName: "Ada", LastName: "Lovelace", Phone: "+14155550123"},
-		Amount: 1250, Currency: "USD", Status: txn.Pending, LinkTTLHours: 72,
+		Amount: 1250, Currency: "USD", Status: txn.Pending, LinkTTLHours: 72, Rail: "sandbox",
 		Link:         txn.Link{ExpiresAt: ptr(created.Add(72 * time.Hour))},
 		CustomFields: map[string]json.RawMessage{"tier": json.RawMessage(`"gold"`)},
 		DueDate:      ptr("2026-12-01"), ExternalID: ptr("INV-1"),

@@ -19,8 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )

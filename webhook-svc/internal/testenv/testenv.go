@@ -15,10 +15,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
 	"github.com/paylane/paylane/webhook-svc/internal/ingest"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/migrations"
