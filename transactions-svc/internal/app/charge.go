@@ -87,6 +87,7 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 // applyCharge records the rail's answer on a processing receivable.
 func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch rail.Result) (txn.Item, error) {
 	return a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+		a.observeRail(*it, railmetrics.Charge, ch.Outcome)
 		return a.recordCharge(ctx, tx, it, ch)
 	})
 }
@@ -103,7 +104,6 @@ func (a *App) recordCharge(ctx context.Context, tx *store.Tx, it *txn.Item, ch r
 		Outcome: string(ch.Outcome), Brand: opt(ch.Brand), Last4: opt(ch.Last4), FailureReason: opt(ch.Reason), CreatedAt: now}); err != nil {
 		return err
 	}
-	a.observeRail(*it, railmetrics.Charge, ch.Outcome)
 	if ch.Brand != "" || ch.Last4 != "" {
 		it.CardBrand, it.CardLast4 = opt(ch.Brand), opt(ch.Last4)
 	}

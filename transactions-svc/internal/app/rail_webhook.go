@@ -132,6 +132,13 @@ func (a *App) settleReceivable(ctx context.Context, tx *store.Tx, railID string,
 	if ev.Kind == rail.PaymentFailed {
 		it.Declines++ // the next checkout is a new one
 	}
+	// A payment the provider reports failed is the payer's (a card or bank
+	// debit refused on the provider's page), not the rail's own failure.
+	observed := res.Outcome
+	if ev.Kind == rail.PaymentFailed {
+		observed = rail.Declined
+	}
+	a.observeRail(it, railmetrics.Charge, observed)
 	return a.recordCharge(ctx, tx, &it, res)
 }
 

@@ -79,7 +79,7 @@ func New(t testing.TB) *Env {
 		t.Fatal(err)
 	}
 	e.Metrics = prometheus.NewRegistry()
-	rails, err := railmetrics.New(e.Metrics, "sandbox")
+	rails, err := railmetrics.New(e.Metrics, "sandbox", "stripe")
 	if err != nil {
 		t.Fatal(err)
 	}
