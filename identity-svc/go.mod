@@ -6,7 +6,6 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/libs v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	golang.org/x/text v0.43.0
 )
@@ -49,6 +48,7 @@ require (
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
+	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/twmb/franz-go v1.22.2 // indirect
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
@@ -62,4 +62,12 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace github.com/paylane/paylane/libs => ../libs
+require (
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+)
+
+replace (
+	github.com/paylane/paylane/identity-svc/client => ./client
+	github.com/paylane/paylane/libs => ../libs
+)

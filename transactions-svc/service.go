@@ -22,10 +22,10 @@ import (
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/consumer"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
 	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
@@ -76,7 +76,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock).WithRailMetrics(rails)
+	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock).WithRailMetrics(rails)
 	if cfg.RailEncryptionKey != nil {
 		sl, err := sealer.New(cfg.RailEncryptionKey)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
@@ -24,7 +25,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 	if err != nil {
 		return txn.Item{}, err
 	}
-	_, err = a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err = a.change(ctx, idempotency.Tx{}, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
 		}
@@ -43,7 +44,7 @@ func (a *App) Pay(ctx context.Context, id string, expires time.Time, card sandbo
 	if err != nil {
 		return txn.Item{}, err
 	}
-	return a.applyCharge(ctx, tenantID, id, res)
+	return a.applyCharge(ctx, idempotency.Tx{}, tenantID, id, res)
 }
 
 // RetryPayment re-attempts the processor call of a failed receivable
@@ -57,7 +58,7 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 		res    rail.Result
 		hosted bool
 	)
-	it, err := a.change(ctx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RetryPayment); err != nil {
 			return err
 		}
@@ -81,12 +82,13 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 	if err != nil || hosted {
 		return it, err
 	}
-	return a.applyCharge(ctx, scope.TenantID, id, res)
+	return a.applyCharge(ctx, scope.Tx, scope.TenantID, id, res)
 }
 
-// applyCharge records the rail's answer on a processing receivable.
-func (a *App) applyCharge(ctx context.Context, tenantID, id string, ch rail.Result) (txn.Item, error) {
-	return a.change(ctx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+// applyCharge records the rail's answer on a processing receivable, in the
+// write transaction wtx of the request that charged.
+func (a *App) applyCharge(ctx context.Context, wtx idempotency.Tx, tenantID, id string, ch rail.Result) (txn.Item, error) {
+	return a.change(ctx, wtx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		a.observeRail(*it, railmetrics.Charge, ch.Outcome)
 		return a.recordCharge(ctx, tx, it, ch)
 	})

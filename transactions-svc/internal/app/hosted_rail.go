@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/paylane/paylane/libs/idempotency"
+
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
@@ -67,7 +69,7 @@ func idemKey(id string, n int) string {
 // (the link keeps working; nothing was charged).
 func (a *App) StartCheckout(ctx context.Context, it txn.Item, returnURL, cancelURL string) (string, error) {
 	var res rail.Result
-	err := a.store.Write(ctx, it.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
 		ad, err := a.adapterOf(ctx, tx, it)
 		if err != nil {
 			return err
@@ -116,7 +118,7 @@ func (a *App) StartPayout(ctx context.Context, it txn.Item, returning bool, retu
 		res rail.Result
 		acc store.RailAccount
 	)
-	err := a.store.Write(ctx, it.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
 		ad, err := a.adapterOf(ctx, tx, it)
 		if err != nil {
 			return err
@@ -167,7 +169,7 @@ func recipientKey(tenantID, railID, phone string) string {
 // transfers the amount. A payable no longer pending is returned as it is.
 func (a *App) payToAccount(ctx context.Context, tenantID, id, account string) (txn.Item, error) {
 	moved := false
-	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, idempotency.Tx{}, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if it.Status != txn.Pending {
 			return nil
 		}
@@ -198,7 +200,7 @@ func (a *App) payToAccount(ctx context.Context, tenantID, id, account string) (t
 	if err != nil || !moved {
 		return it, err // a concurrent visit or event moved it: that one transfers
 	}
-	return a.disburse(ctx, tenantID, id)
+	return a.disburse(ctx, idempotency.Tx{}, tenantID, id)
 }
 
 // transfer makes the Stripe transfer of a processing payable locked in tx

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
@@ -53,7 +55,8 @@ type RailInput struct {
 }
 
 // ErrRailsOff: this deployment has no provider configured (503).
-var ErrRailsOff = errors.New("app: payment providers are not configured")
+var ErrRailsOff = apierr.NewSentinel("app: payment providers are not configured",
+	apierr.New(http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, "Payment providers are not configured on this deployment."))
 
 // GetPaymentRail returns the tenant's current rail (sandbox without one).
 func (a *App) GetPaymentRail(ctx context.Context, scope Scope) (PaymentRail, error) {
@@ -111,7 +114,7 @@ func (a *App) PutPaymentRail(ctx context.Context, scope Scope, in RailInput) (Pa
 		return PaymentRail{}, err
 	}
 	var out PaymentRail
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		now := a.Now()
 		cur, err := tx.LockCurrentRail(ctx)
 		switch {
@@ -148,7 +151,7 @@ func (a *App) PutPaymentRail(ctx context.Context, scope Scope, in RailInput) (Pa
 // transactions. The retired rail keeps settling the transactions created
 // under it.
 func (a *App) DeletePaymentRail(ctx context.Context, scope Scope) error {
-	return a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		cur, err := tx.LockCurrentRail(ctx)
 		if errors.Is(err, store.ErrNoRail) {
 			return nil

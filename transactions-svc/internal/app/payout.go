@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
@@ -23,7 +24,7 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 	if err != nil {
 		return txn.Item{}, err
 	}
-	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, idempotency.Tx{}, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
 		}
@@ -45,13 +46,13 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 	if err != nil || it.Status != txn.Processing {
 		return it, err
 	}
-	return a.disburse(ctx, tenantID, id)
+	return a.disburse(ctx, idempotency.Tx{}, tenantID, id)
 }
 
 // VerifyIdentity re-runs the identity check of a destination_selected
 // payable; when it passes, the disbursement runs.
 func (a *App) VerifyIdentity(ctx context.Context, scope Scope, id string) (txn.Item, error) {
-	it, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if !txn.PayableMachine().Allows(it.Status, txn.VerifyIdentity) {
 			return move(it, txn.VerifyIdentity) // the refusal, naming the pair
 		}
@@ -60,12 +61,12 @@ func (a *App) VerifyIdentity(ctx context.Context, scope Scope, id string) (txn.I
 	if err != nil || it.Status != txn.Processing {
 		return it, err
 	}
-	return a.disburse(ctx, scope.TenantID, id)
+	return a.disburse(ctx, scope.Tx, scope.TenantID, id)
 }
 
 // RetryDisbursement re-attempts the disbursement of a failed payable.
 func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (txn.Item, error) {
-	_, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RetryDisbursement); err != nil {
 			return err
 		}
@@ -74,7 +75,7 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 	if err != nil {
 		return txn.Item{}, err
 	}
-	return a.disburse(ctx, scope.TenantID, id)
+	return a.disburse(ctx, scope.Tx, scope.TenantID, id)
 }
 
 // checkIdentity runs the identity check of a destination_selected payable:
@@ -123,8 +124,8 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 // before. A transfer without an answer (Stripe unavailable) fails the
 // payable with provider_unavailable and keeps the key, so the retry cannot
 // transfer twice.
-func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
-	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+func (a *App) disburse(ctx context.Context, wtx idempotency.Tx, tenantID, id string) (txn.Item, error) {
+	return a.change(ctx, wtx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
 			return err

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
@@ -16,7 +19,8 @@ import (
 // ErrInvalidSignature: a provider webhook whose signature does not verify
 // with the rail's secrets, or for a rail that does not exist (401
 // invalid_signature).
-var ErrInvalidSignature = errors.New("app: invalid provider signature")
+var ErrInvalidSignature = apierr.NewSentinel("app: invalid provider signature",
+	apierr.New(http.StatusUnauthorized, apierr.CodeInvalidSignature, "The webhook signature does not verify."))
 
 // RailWebhook applies a provider's signed webhook to the rail railID: the
 // signature is verified with the rail's webhook secrets; an event already
@@ -37,7 +41,7 @@ func (a *App) RailWebhook(ctx context.Context, provider, railID string, payload 
 	}
 	var payables []string
 	var account string
-	err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, idempotency.Tx{}, tenantID, func(tx *store.Tx) error {
 		r, err := tx.PaymentRail(ctx, railID)
 		if err != nil {
 			return err

@@ -6,19 +6,19 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 )
 
 // paymentRails mounts /payment-rail (contract section 13) and the
 // providers' webhooks, which carry no bearer token: the provider's
 // signature is their credential.
-func (h *Handlers) paymentRails(r, api fiber.Router, idem fiber.Handler) {
+func (h *Handlers) paymentRails(r, api fiber.Router, idem func(idempotency.Handler) fiber.Handler) {
 	api.Get("/payment-rail", authz.Require("api:view-payment-rail"), h.showRail)
-	api.Put("/payment-rail", authz.Require("api:update-payment-rail"), idem, h.putRail)
+	api.Put("/payment-rail", authz.Require("api:update-payment-rail"), idem(h.putRail))
 	api.Delete("/payment-rail", authz.Require("api:delete-payment-rail"), h.deleteRail)
 	r.Post("/webhooks/rails/:provider/:rail", httpx.RefuseEncoded, h.railWebhook)
 }
@@ -45,7 +45,7 @@ type railJSON struct {
 
 func railAnswer(c *fiber.Ctx, r app.PaymentRail, err error) error {
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, railJSON{Provider: r.Provider, Mode: r.Mode, AccountID: r.AccountID,
 		PublishableKey: r.PublishableKey, SecretKeyLast4: r.SecretKeyLast4, WebhookURL: r.WebhookURL,
@@ -57,12 +57,12 @@ func (h *Handlers) showRail(c *fiber.Ctx) error {
 	return railAnswer(c, r, err)
 }
 
-func (h *Handlers) putRail(c *fiber.Ctx) error {
+func (h *Handlers) putRail(c *fiber.Ctx, tx idempotency.Tx) error {
 	var b railBody
 	if err := httpx.Decode(c, &b); err != nil {
 		return err
 	}
-	r, err := h.app.PutPaymentRail(c.UserContext(), scope(c), app.RailInput{Provider: b.Provider,
+	r, err := h.app.PutPaymentRail(c.UserContext(), scope(c).WithTx(tx), app.RailInput{Provider: b.Provider,
 		SecretKey: strings.TrimSpace(b.SecretKey), WebhookSecret: strings.TrimSpace(b.WebhookSecret),
 		ConnectWebhookSecret: strings.TrimSpace(b.ConnectWebhookSecret), PublishableKey: b.PublishableKey})
 	return railAnswer(c, r, err)
@@ -70,7 +70,7 @@ func (h *Handlers) putRail(c *fiber.Ctx) error {
 
 func (h *Handlers) deleteRail(c *fiber.Ctx) error {
 	if err := h.app.DeletePaymentRail(c.UserContext(), scope(c)); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
@@ -81,12 +81,7 @@ func (h *Handlers) railWebhook(c *fiber.Ctx) error {
 	err := h.app.RailWebhook(c.UserContext(), c.Params("provider"), strings.Clone(c.Params("rail")), c.Body(),
 		c.Get("Stripe-Signature"), h.log)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return c.Status(http.StatusOK).JSON(fiber.Map{"received": true})
-}
-
-// errInvalidProviderSignature is the answer to a webhook that does not verify.
-func errInvalidProviderSignature() *apierr.Error {
-	return apierr.New(http.StatusUnauthorized, apierr.CodeInvalidSignature, "The webhook signature does not verify.")
 }

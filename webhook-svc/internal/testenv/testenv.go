@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
@@ -109,7 +110,7 @@ func New(t testing.TB, clock *Clock) *Env {
 func (e *Env) Endpoint(t testing.TB, tenantID, url string, patterns ...string) webhook.WithSecret {
 	t.Helper()
 	name := "receiver"
-	ep, err := e.App.CreateEndpoint(context.Background(), tenantID, webhook.Input{Name: &name, URL: &url, SubscribedEvents: &patterns})
+	ep, err := e.App.CreateEndpoint(context.Background(), idempotency.Tx{}, tenantID, webhook.Input{Name: &name, URL: &url, SubscribedEvents: &patterns})
 	if err != nil {
 		t.Fatalf("creating endpoint: %v", err)
 	}
