@@ -7,12 +7,12 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 // smsSeries scrapes optin-svc's /metrics and returns the SMS counters as
 // "name provider label-value" → value (label-value: outcome or status).
-func smsSeries(t *testing.T, env *testsvc.Env) map[string]float64 {
+func smsSeries(t *testing.T, env *testenv.Env) map[string]float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + env.InternalAddr + "/metrics")
 	if err != nil {
@@ -42,7 +42,7 @@ func smsSeries(t *testing.T, env *testsvc.Env) map[string]float64 {
 }
 
 // expectSMSSeries compares the SMS counters named in want.
-func expectSMSSeries(t *testing.T, env *testsvc.Env, want map[string]float64) {
+func expectSMSSeries(t *testing.T, env *testenv.Env, want map[string]float64) {
 	t.Helper()
 	got := smsSeries(t, env)
 	for k, v := range want {
