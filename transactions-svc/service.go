@@ -103,4 +103,5 @@ func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App,
 	}
 	svc.Go("outbox relay", outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run)
 	svc.Go("message consumer", func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, log) })
+	svc.Go("tenant consumer", func(ctx context.Context) error { return consumer.RunTenants(ctx, cfg.KafkaBrokers, uc, log) })
 }

@@ -20,11 +20,18 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
+// RailSandbox names the built-in simulator rail.
+const RailSandbox = "sandbox"
+
 // Deps are what the pages need.
 type Deps struct {
 	App    *app.App
 	Signer *links.Signer
 	Log    *slog.Logger
+	// Rail names the rail that settles an item; nil means the sandbox for
+	// every item. Only a sandbox page lists the sandbox's test numbers: a
+	// payer facing a real rail must not read "no money moves".
+	Rail func(txn.Item) string
 }
 
 // Pages serves the hosted pages.
@@ -33,6 +40,7 @@ type Pages struct {
 	signer *links.Signer
 	tpl    *template.Template
 	log    *slog.Logger
+	rail   func(txn.Item) string
 }
 
 // Register mounts the pages on r.
@@ -41,7 +49,11 @@ func Register(r fiber.Router, d Deps) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pages{app: d.App, signer: d.Signer, tpl: newTemplates(), log: log}
+	rail := d.Rail
+	if rail == nil {
+		rail = func(txn.Item) string { return RailSandbox }
+	}
+	p := &Pages{app: d.App, signer: d.Signer, tpl: newTemplates(), log: log, rail: rail}
 	r.Get("/l/r/:id", p.show(txn.Receivable))
 	// FormValue would inflate a gzip multipart post without bound.
 	r.Post("/l/r/:id", httpx.RefuseEncoded, p.submitPay)
@@ -89,7 +101,7 @@ func (p *Pages) show(d txn.Direction) fiber.Handler {
 		}
 		it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
 		if err != nil {
-			return p.fail(c, err)
+			return p.failLink(c, l, err)
 		}
 		return p.render(c, p.pageFor(c, l, it, nil, nil))
 	}
