@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+)
+
+// TestOutputFormats: listing and showing commands print a table or JSON as
+// --output says, before or after the command; without it, JSON when stdout
+// is not a terminal (the test's buffer), and a table on a terminal.
+func TestOutputFormats(t *testing.T) {
+	t.Parallel()
+	svc := testsvc.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	var ten client.Tenant
+	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme\tPlumbing", "--sms-number", "+33612345678")...)
+	mustRun(t, nil, append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "sync", "--abilities", "all")...)
+
+	table := func(args ...string) []string {
+		t.Helper()
+		code, stdout, stderr := cliRun(t, append(conn, args...)...)
+		if code != 0 || json.Valid([]byte(stdout)) {
+			t.Fatalf("%s: exit %d, stderr %q, stdout (want a table):\n%s", strings.Join(args, " "), code, stderr, stdout)
+		}
+		return strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	}
+	lines := table("tenants", "list", "--output", "table")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID ") || !strings.Contains(lines[0], "NAME") ||
+		!strings.Contains(lines[1], ten.ID) || !strings.Contains(lines[1], "Acme Plumbing") || !strings.Contains(lines[1], "+33612345678") {
+		t.Errorf("tenants list table:\n%s", strings.Join(lines, "\n"))
+	}
+	// The columns line up: NAME starts where the name does.
+	if strings.Index(lines[0], "NAME") != strings.Index(lines[1], "Acme") {
+		t.Errorf("columns do not align:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = table("-o", "table", "tenants", "show", ten.ID)
+	if !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[0], ten.ID) || !strings.Contains(strings.Join(lines, "\n"), "OPT-IN") {
+		t.Errorf("tenants show table:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = table("tokens", "list", "--tenant", ten.ID, "-o", "table")
+	if len(lines) != 2 || !strings.Contains(lines[0], "ABILITIES") || !strings.Contains(lines[1], "sync") || !strings.Contains(lines[1], "…") {
+		t.Errorf("tokens list table:\n%s", strings.Join(lines, "\n"))
+	}
+	// The command's own flag wins over the one before the command.
+	var page client.TenantPage
+	mustRun(t, &page, append(conn, "--output", "table", "tenants", "list", "--output", "json")...)
+	if len(page.Data) != 1 || page.Data[0].ID != ten.ID {
+		t.Errorf("tenants list json: %+v", page)
+	}
+	// No flag, not a terminal: JSON.
+	mustRun(t, &page, append(conn, "tenants", "list")...)
+
+	c := &cli{terminal: true}
+	if got := c.format(output{}); got != formatTable {
+		t.Errorf("on a terminal the default is %q, want table", got)
+	}
+	if got := c.format(output{format: formatJSON}); got != formatJSON {
+		t.Errorf("--output json on a terminal gives %q", got)
+	}
+	if f, err := os.Open(os.DevNull); err == nil {
+		if isTerminal(f) {
+			t.Errorf("%s counts as a terminal", os.DevNull)
+		}
+		f.Close()
+	}
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, stdout, stderr := cliRun(t, args...)
+		if code != 0 || !strings.HasPrefix(stdout, "paylane-admin ") || !strings.Contains(stdout, runtime.Version()) ||
+			!strings.Contains(stdout, "revision") || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	var v buildVersion
+	mustRun(t, &v, "version", "--output", "json")
+	if v.GoVersion != runtime.Version() || v.Version == "" {
+		t.Errorf("version json: %+v", v)
+	}
+	if got := (buildVersion{Version: "v1.2.3", Revision: "abc123", Modified: true, GoVersion: "go1"}).String(); got != "paylane-admin v1.2.3, revision abc123, modified, go1" {
+		t.Errorf("version line %q", got)
+	}
+}
+
+// completeWith sources the bash completion script and asks it for the
+// words after the given command line (the last word being completed).
+func completeWith(t *testing.T, script string, words ...string) string {
+	t.Helper()
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = "'" + w + "'"
+	}
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", `source "$1" && COMP_WORDS=(`+strings.Join(quoted, " ")+
+		`) && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _paylane_admin && echo "${COMPREPLY[*]}"`, "bash", script)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("completing %v: %v\n%s", words, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestCompletionBash(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := cliRun(t, "completion", "bash")
+	if code != 0 || stderr != "" {
+		t.Fatalf("completion bash: exit %d, stderr %q", code, stderr)
+	}
+	script := filepath.Join(t.TempDir(), "paylane-admin.bash")
+	if err := os.WriteFile(script, []byte(stdout), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("bash", "--norc", "--noprofile", "-c", `source "$1" && complete -p paylane-admin`, "bash", script).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "complete -F _paylane_admin paylane-admin" {
+		t.Fatalf("complete -p paylane-admin: %v\n%s", err, out)
+	}
+	tests := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"paylane-admin", "to"}, "tokens"},
+		{[]string{"paylane-admin", "tenants", ""}, "create update list show"},
+		{[]string{"paylane-admin", "--config", "x.json", "-o", "table", "tokens", "create", "--t"}, "--tenant --token-only"},
+		{[]string{"paylane-admin", "tenants", "list", "--output", ""}, "json table"},
+		{[]string{"paylane-admin", "messages", "--tenant", "T1", "--p"}, "--page --per-page"},
+		{[]string{"paylane-admin", "completion", "z"}, "zsh"},
+		{[]string{"paylane-admin", "--ver"}, "--version"},
+	}
+	for _, tt := range tests {
+		if got := completeWith(t, script, tt.words...); got != tt.want {
+			t.Errorf("completing %q: %q, want %q", tt.words, got, tt.want)
+		}
+	}
+}
+
+func TestCompletionZsh(t *testing.T) {
+	t.Parallel()
+	code, stdout, _ := cliRun(t, "completion", "zsh")
+	if code != 0 || !strings.HasPrefix(stdout, "#compdef paylane-admin\n") ||
+		!strings.Contains(stdout, "compdef _paylane_admin paylane-admin") || !strings.Contains(stdout, `"tenants/create") echo "--name`) {
+		t.Fatalf("completion zsh: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCompletionFlagsExist: every flag the completion offers is one its
+// command takes.
+func TestCompletionFlagsExist(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, devstack{})
+	for _, c := range completions() {
+		for _, w := range c.words {
+			if !strings.HasPrefix(w, "--") {
+				continue
+			}
+			args := []string{"--config", cfg}
+			for _, part := range []string{c.cmd, c.sub} {
+				if part != "" {
+					args = append(args, part)
+				}
+			}
+			_, _, stderr := cliRun(t, append(args, w)...)
+			if strings.Contains(stderr, "flag provided but not defined") {
+				t.Errorf("%s %s does not take %s: %s", c.cmd, c.sub, w, stderr)
+			}
+		}
+	}
+	for _, w := range globalFlags() {
+		if _, _, stderr := cliRun(t, "--config", cfg, w); strings.Contains(stderr, "flag provided but not defined") {
+			t.Errorf("paylane-admin does not take %s", w)
+		}
+	}
+}
