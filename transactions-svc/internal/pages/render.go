@@ -110,7 +110,7 @@ func (p *Pages) failLink(c *fiber.Ctx, l link, err error) error {
 		return p.fail(c, err) // not verified, or no page to show
 	}
 	name, nerr := p.app.LinkTenantName(c.UserContext(), l.dir, l.id)
-	if nerr != nil {
+	if nerr != nil && !errors.Is(nerr, txn.ErrNotFound) {
 		p.log.WarnContext(c.UserContext(), "reading the tenant name of a page", "err", nerr)
 	}
 	return p.failAs(c, err, name)
