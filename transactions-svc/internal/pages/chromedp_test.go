@@ -3,7 +3,9 @@ package pages_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -70,6 +72,19 @@ func fits(t *testing.T, ctx context.Context) bool {
 	return get(t, ctx, "page width", chromedp.Evaluate[bool](`document.documentElement.scrollWidth <= window.innerWidth`))
 }
 
+// capture keeps a full-page PNG in SCREENSHOT_DIR when it is set.
+func capture(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	png := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func typeInto(sel, v string) chromedp.Action[chromedp.Void] {
 	return chromedp.SendKeys(chromedp.CSS(sel), v)
 }
@@ -86,6 +101,13 @@ func TestChromiumPayerJourney(t *testing.T) {
 	for _, width := range []int{1280, 375} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			ctx := browse(t, width)
+			// The viewport is emulated: a headless window has a minimum width
+			// above a phone's.
+			var phone []chromedp.EmulateViewportOption
+			if width < 600 {
+				phone = append(phone, chromedp.EmulateMobile)
+			}
+			steps(t, ctx, "sizing the viewport", chromedp.EmulateViewport(int64(width), 900, phone...))
 			rec := f.create(t, "receivables")
 			steps(t, ctx, "opening the pay page", chromedp.Navigate(f.link(t, rec)))
 			if payee := text(t, ctx, "#payee"); payee != "Acme Plumbing" {
@@ -94,10 +116,15 @@ func TestChromiumPayerJourney(t *testing.T) {
 			if !fits(t, ctx) {
 				t.Errorf("the pay page is wider than %d px", width)
 			}
+			if w := get(t, ctx, "viewport width", chromedp.Evaluate[int](`window.innerWidth`)); w != width {
+				t.Fatalf("the viewport is %d px wide, want %d", w, width)
+			}
+			capture(t, ctx, fmt.Sprintf("pay-%d", width))
 			steps(t, ctx, "paying",
 				typeInto("#cardholder_name", "Ada Lovelace"), typeInto("#card_number", sandbox.CardPays),
 				typeInto("#exp_month", "12"), typeInto("#exp_year", "2030"), typeInto("#cvc", "123"),
 				chromedp.Click(chromedp.CSS("button[type=submit]")), chromedp.WaitVisible(chromedp.CSS("#receipt")))
+			capture(t, ctx, fmt.Sprintf("paid-%d", width))
 			if ref, method := text(t, ctx, "#receipt-reference"), text(t, ctx, "#receipt-method"); ref != rec.ID || method != "Visa ending 4242" {
 				t.Errorf("receipt: reference %q (want %s), method %q", ref, rec.ID, method)
 			}
@@ -116,13 +143,16 @@ func TestChromiumPayerJourney(t *testing.T) {
 			if bank, card := shown(t, ctx, "#routing_number"), shown(t, ctx, "#card_number"); !bank || card {
 				t.Errorf("first load: bank form shown %v, card form shown %v; want only the bank form", bank, card)
 			}
+			capture(t, ctx, fmt.Sprintf("payout-bank-%d", width))
 			steps(t, ctx, "choosing a debit card", chromedp.Click(chromedp.CSS("#destination_type_card")))
 			if bank, card := shown(t, ctx, "#routing_number"), shown(t, ctx, "#card_number"); bank || !card {
 				t.Errorf("after choosing a debit card: bank form shown %v, card form shown %v; want only the card form", bank, card)
 			}
+			capture(t, ctx, fmt.Sprintf("payout-card-%d", width))
 			steps(t, ctx, "taking the payout",
 				typeInto("#account_holder_name", "Ada Lovelace"), typeInto("#card_number", debitCard("4321")),
 				chromedp.Click(chromedp.CSS("button[type=submit]")), chromedp.WaitVisible(chromedp.CSS("#receipt")))
+			capture(t, ctx, fmt.Sprintf("paid-out-%d", width))
 			if ref, method := text(t, ctx, "#receipt-reference"), text(t, ctx, "#receipt-method"); ref != pay.ID || method != "Debit card ending 4321" {
 				t.Errorf("payout receipt: reference %q (want %s), method %q", ref, pay.ID, method)
 			}
