@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,5 +180,33 @@ func TestCompletionFlagsExist(t *testing.T) {
 		if _, _, stderr := cliRun(t, "--config", cfg, w); strings.Contains(stderr, "flag provided but not defined") {
 			t.Errorf("paylane-admin does not take %s", w)
 		}
+	}
+}
+
+// TestMessagesTable: the sink's messages as a table keep each body whole
+// (a person copies the link from it) and say which page they are.
+func TestMessagesTable(t *testing.T) {
+	t.Parallel()
+	var gotQuery string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotQuery = r.URL.RawQuery
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"data":[{"created_at":"2026-11-22T01:21:17.000Z","to":"+15550001111","status":"sent",`+
+			`"body":"Pay: https://pay.example/l/r/01J?expires=1\u0026signature=ab"}],"meta":{"current_page":2,"per_page":1,"total":3,"last_page":3}}`)
+	}))
+	defer srv.Close()
+	code, stdout, stderr := cliRun(t, "--admin-url", srv.URL, "--admin-token", "tok", "--config", writeConfig(t, devstack{}),
+		"messages", "--tenant", "T1", "--page", "2", "--per-page", "1", "-o", "table")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if gotQuery != "page=2&per_page=1" {
+		t.Errorf("query %q", gotQuery)
+	}
+	lines := strings.Split(stdout, "\n")
+	if !strings.HasPrefix(lines[0], "CREATED") || !strings.Contains(lines[1], "+15550001111") ||
+		!strings.HasSuffix(lines[1], "Pay: https://pay.example/l/r/01J?expires=1&signature=ab") ||
+		!strings.Contains(stdout, "page 2 of 3 (3 messages") {
+		t.Errorf("messages table:\n%s", stdout)
 	}
 }
