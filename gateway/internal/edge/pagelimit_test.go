@@ -21,7 +21,7 @@ func wantPage429(t *testing.T, got response) {
 	}
 	id := got.header.Get("X-Request-Id")
 	if ra := got.header.Get("Retry-After"); ra == "" || ra == "0" ||
-		!strings.Contains(string(got.body), "Try again in "+ra+" seconds") || id == "" || !strings.Contains(string(got.body), id) {
+		!strings.Contains(string(got.body), "Try again in "+ra+" second") || id == "" || !strings.Contains(string(got.body), id) {
 		t.Errorf("Retry-After %q, X-Request-Id %q, page:\n%s", ra, id, got.body)
 	}
 }

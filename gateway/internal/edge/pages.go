@@ -43,8 +43,12 @@ func pageRefusal(c *fiber.Ctx, err error) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	wait := strconv.Itoa(e.RetryAfter) + " seconds"
+	if e.RetryAfter == 1 {
+		wait = "1 second"
+	}
 	return c.Status(http.StatusTooManyRequests).SendString(strings.NewReplacer(
-		"{seconds}", strconv.Itoa(e.RetryAfter), "{id}", html.EscapeString(id)).Replace(tooManyPage))
+		"{wait}", wait, "{id}", html.EscapeString(id)).Replace(tooManyPage))
 }
 
 const tooManyPage = `<!doctype html>
@@ -64,7 +68,7 @@ h1{font-size:1.35rem;margin:0 0 .5rem}.muted{color:#5b6470;font-size:.85rem}
 <main>
 <div class="card">
 <h1>Please wait a moment</h1>
-<p>This page was opened many times in the last minute. Try again in {seconds} seconds: your link still works.</p>
+<p>This page was opened many times in the last minute. Try again in {wait}: your link still works.</p>
 <p class="muted">Reference: {id}</p>
 </div>
 </main>
