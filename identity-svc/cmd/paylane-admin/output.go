@@ -37,8 +37,8 @@ func (o *output) Set(s string) error {
 
 // addOutput gives a command its --output (-o) flag.
 func addOutput(fs *flag.FlagSet, o *output) {
-	fs.Var(o, "output", "json or table (default: table when stdout is a terminal, else json)")
-	fs.Var(o, "o", "shorthand for --output")
+	fs.Var(o, "output", "`format` of the output, json or table (default: table when stdout is a terminal, else json)")
+	fs.Var(o, "o", "shorthand for --output `format`")
 }
 
 // isTerminal reports whether w is a terminal: people read a table there,

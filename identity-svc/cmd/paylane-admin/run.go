@@ -63,7 +63,11 @@ type cli struct {
 // the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	err := execute(ctx, args, stdout)
+	var help *helpRequest
 	switch {
+	case errors.As(err, &help):
+		_, _ = io.WriteString(stdout, help.usage())
+		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		// --help or -h, on the command or any subcommand: usage is the
 		// answer asked for, on stdout.

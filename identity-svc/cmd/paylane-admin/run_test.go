@@ -247,4 +247,11 @@ func TestHelpExitsZero(t *testing.T) {
 				strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
+	// A command's help names its own flags.
+	_, stdout, _ := cliRun(t, "tokens", "create", "--help")
+	for _, want := range []string{"tokens create --tenant ID", "  --token-only\n", "  --output format\n", "print only the plaintext token"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("tokens create --help lacks %q:\n%s", want, stdout)
+		}
+	}
 }
