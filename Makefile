@@ -4,7 +4,7 @@ GO ?= go
 PKGS := github.com/paylane/paylane/...
 PG_BIN ?= /usr/lib/postgresql/15/bin
 
-.PHONY: run test bench chaos fuzz reset lint deps build
+.PHONY: run test bench chaos fuzz reset lint deps build sdk
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
 ## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
@@ -55,6 +55,11 @@ FUZZTIME ?= 30s
 FUZZREQUESTS ?= 50000
 fuzz: deps
 	$(GO) run github.com/paylane/paylane/deploy/cmd/fuzz -fuzztime $(FUZZTIME) -requests $(FUZZREQUESTS)
+
+## sdk: regenerate the Go SDK (sdk/go/paylane.gen.go) from the OpenAPI document the gateway
+## serves, with oapi-codegen v2.8.2 (sdk/go/generate.go); commit the result with the API change.
+sdk:
+	$(GO) generate github.com/paylane/paylane/sdk/go
 
 ## reset: wipe the local stack's data (Postgres cluster, certificates, secrets).
 reset:

@@ -15,6 +15,7 @@ require (
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/paylane/paylane/sdk/go v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/twilio/twilio-go v1.31.0
@@ -131,6 +132,7 @@ replace (
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/sdk/go => ../sdk/go
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )

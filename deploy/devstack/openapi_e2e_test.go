@@ -245,6 +245,12 @@ func closeResponses(doc *openapi3.T) {
 			}
 		}
 	}
+	closeSchemas(roots)
+}
+
+// closeSchemas closes every object schema reachable from roots as
+// closeResponses describes.
+func closeSchemas(roots []*openapi3.SchemaRef) {
 	branch, seen := map[*openapi3.Schema]bool{}, map[*openapi3.Schema]bool{}
 	var all []*openapi3.Schema
 	var walk func(*openapi3.SchemaRef)

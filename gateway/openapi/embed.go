@@ -66,15 +66,17 @@ func load(fsys fs.FS, name string) (map[string]any, error) {
 	return doc, nil
 }
 
-// merge adds the fragment's paths and components to doc.
+// merge adds the fragment's paths, webhooks and components to doc.
 func merge(doc, frag map[string]any, name string) error {
 	for key := range frag {
-		if key != "paths" && key != "components" {
-			return fmt.Errorf("%s: only paths and components may appear in a fragment, found %q", name, key)
+		if key != "paths" && key != "webhooks" && key != "components" {
+			return fmt.Errorf("%s: only paths, webhooks and components may appear in a fragment, found %q", name, key)
 		}
 	}
-	if err := mergeMap(doc, "paths", frag["paths"], path.Base(name)); err != nil {
-		return err
+	for _, key := range []string{"paths", "webhooks"} {
+		if err := mergeMap(doc, key, frag[key], path.Base(name)); err != nil {
+			return err
+		}
 	}
 	comps, _ := frag["components"].(map[string]any)
 	if len(comps) == 0 {

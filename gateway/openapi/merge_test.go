@@ -12,6 +12,9 @@ info: {title: t, version: "1"}
 paths:
   /healthcheck/app:
     get: {responses: {"200": {description: ok}}}
+webhooks:
+  contact.created:
+    post: {responses: {"200": {description: ok}}}
 components:
   schemas:
     Error: {type: object}
@@ -24,6 +27,9 @@ func TestBuildMergesFragments(t *testing.T) {
 		"services/contacts.yaml": {Data: []byte(`paths:
   /contacts:
     get: {responses: {"200": {description: ok}}}
+webhooks:
+  contact.updated:
+    post: {responses: {"200": {description: ok}}}
 components:
   schemas:
     Contact: {type: object}
@@ -35,6 +41,7 @@ components:
 	}
 	var doc struct {
 		Paths      map[string]any `json:"paths"`
+		Webhooks   map[string]any `json:"webhooks"`
 		Components struct {
 			Schemas map[string]any `json:"schemas"`
 		} `json:"components"`
@@ -47,6 +54,11 @@ components:
 			t.Errorf("path %s missing after merge", p)
 		}
 	}
+	for _, w := range []string{"contact.created", "contact.updated"} {
+		if doc.Webhooks[w] == nil {
+			t.Errorf("webhook %s missing after merge", w)
+		}
+	}
 	for _, s := range []string{"Error", "Contact"} {
 		if doc.Components.Schemas[s] == nil {
 			t.Errorf("schema %s missing after merge", s)
@@ -57,9 +69,10 @@ components:
 func TestBuildRefusesClashesAndStrayKeys(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
-		"duplicate path":   "paths:\n  /healthcheck/app:\n    get: {responses: {\"200\": {description: ok}}}\n",
-		"duplicate schema": "components:\n  schemas:\n    Error: {type: string}\n",
-		"stray key":        "info: {title: x}\n",
+		"duplicate path":    "paths:\n  /healthcheck/app:\n    get: {responses: {\"200\": {description: ok}}}\n",
+		"duplicate schema":  "components:\n  schemas:\n    Error: {type: string}\n",
+		"duplicate webhook": "webhooks:\n  contact.created:\n    post: {responses: {\"200\": {description: ok}}}\n",
+		"stray key":         "info: {title: x}\n",
 	}
 	for name, frag := range tests {
 		t.Run(name, func(t *testing.T) {
