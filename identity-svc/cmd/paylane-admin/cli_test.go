@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -90,7 +91,10 @@ func TestVersion(t *testing.T) {
 	if v.GoVersion != runtime.Version() || v.Version == "" {
 		t.Errorf("version json: %+v", v)
 	}
-	if got := (buildVersion{Version: "v1.2.3", Revision: "abc123", Modified: true, GoVersion: "go1"}).String(); got != "paylane-admin v1.2.3, revision abc123, modified, go1" {
+	stamped := versionOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"},
+		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "3f2c9a1"},
+			{Key: "vcs.time", Value: "2026-11-28T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}})
+	if got := stamped.String(); got != "paylane-admin v1.2.3, revision 3f2c9a1 (2026-11-28T10:00:00Z), modified, go1.26.8" {
 		t.Errorf("version line %q", got)
 	}
 }

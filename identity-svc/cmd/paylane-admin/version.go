@@ -18,12 +18,17 @@ type buildVersion struct {
 }
 
 func readVersion() buildVersion {
-	v := buildVersion{Version: "unknown"}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return v
+		return buildVersion{Version: "unknown"}
 	}
-	v.GoVersion = bi.GoVersion
+	return versionOf(bi)
+}
+
+// versionOf reads the module version and the VCS settings the Go toolchain
+// stamps into a binary built from a repository checkout.
+func versionOf(bi *debug.BuildInfo) buildVersion {
+	v := buildVersion{Version: "unknown", GoVersion: bi.GoVersion}
 	if bi.Main.Version != "" {
 		v.Version = bi.Main.Version
 	}
