@@ -104,6 +104,14 @@ func orDash(s *string) string {
 	return *s
 }
 
+// minor prints an amount in minor units, or "-" for none.
+func minor(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*v, 10)
+}
+
 func yesNo(b bool) string {
 	if b {
 		return "yes"
@@ -131,6 +139,8 @@ func tenantDetail(tw *tabwriter.Writer, t client.Tenant) {
 	row(tw, "API REQUESTS/MIN", strconv.Itoa(t.Limits.APIRequestsPerMinute))
 	row(tw, "BATCH SUBMISSIONS/MIN", strconv.Itoa(t.Limits.BatchSubmissionsPerMinute))
 	row(tw, "BATCHES IN FLIGHT", strconv.Itoa(t.Limits.BatchesInFlight))
+	row(tw, "AI MAX AMOUNT", minor(t.Limits.AIMaxAmount))
+	row(tw, "AI DAILY AMOUNT", minor(t.Limits.AIDailyAmount))
 	row(tw, "CREATED", stamp(&t.CreatedAt))
 	row(tw, "UPDATED", stamp(&t.UpdatedAt))
 }
