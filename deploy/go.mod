@@ -18,6 +18,7 @@ require (
 	github.com/paylane/paylane/sdk/go v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
+	github.com/stripe/stripe-go/v82 v82.5.1
 	github.com/twilio/twilio-go v1.31.0
 	github.com/twmb/franz-go v1.22.2
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c

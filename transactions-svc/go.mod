@@ -10,6 +10,8 @@ require (
 	github.com/paylane/paylane/contacts-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
+	github.com/stripe/stripe-go/v82 v82.5.1
+	golang.org/x/sync v0.24.0
 )
 
 require (
@@ -49,7 +51,6 @@ require (
 	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -47,7 +48,7 @@ func (a *App) ApplyTenant(ctx context.Context, env events.Envelope) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = env.OccurredAt
 	}
-	return a.store.Write(ctx, t.ID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, idempotency.Tx{}, t.ID, func(tx *store.Tx) error {
 		first, err := tx.ClaimEvent(ctx, TenantsConsumer, env.ID)
 		if err != nil || !first {
 			return err

@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
+	"golang.org/x/sync/errgroup"
 )
 
 // lookupWorkers bounds the concurrent reads of existing contacts.
@@ -177,7 +178,8 @@ type lookup struct {
 }
 
 // concurrently runs fn once per distinct key, lookupWorkers at a time, and
-// returns the answers by key.
+// returns the answers by key. A failed lookup is an answer, not a reason to
+// stop the others, so the group's functions never fail.
 func concurrently(keys []string, fn func(string) lookup) map[string]lookup {
 	out := make(map[string]lookup, len(keys))
 	var distinct []string
@@ -187,28 +189,21 @@ func concurrently(keys []string, fn func(string) lookup) map[string]lookup {
 			distinct = append(distinct, k)
 		}
 	}
-	queue := make(chan string, len(distinct))
-	for _, k := range distinct {
-		queue <- k
-	}
-	close(queue)
 	var (
 		mu sync.Mutex
-		wg sync.WaitGroup
+		g  errgroup.Group
 	)
-	for range min(lookupWorkers, len(distinct)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range queue {
-				l := fn(k)
-				mu.Lock()
-				out[k] = l
-				mu.Unlock()
-			}
-		}()
+	g.SetLimit(lookupWorkers)
+	for _, k := range distinct {
+		g.Go(func() error {
+			l := fn(k)
+			mu.Lock()
+			out[k] = l
+			mu.Unlock()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the functions return nil
 	return out
 }
 

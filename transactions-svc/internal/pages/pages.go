@@ -17,21 +17,15 @@ import (
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
-
-// RailSandbox names the built-in simulator rail.
-const RailSandbox = "sandbox"
 
 // Deps are what the pages need.
 type Deps struct {
 	App    *app.App
 	Signer *links.Signer
 	Log    *slog.Logger
-	// Rail names the rail that settles an item; nil means the sandbox for
-	// every item. Only a sandbox page lists the sandbox's test numbers: a
-	// payer facing a real rail must not read "no money moves".
-	Rail func(txn.Item) string
 }
 
 // Pages serves the hosted pages.
@@ -40,7 +34,6 @@ type Pages struct {
 	signer *links.Signer
 	tpl    *template.Template
 	log    *slog.Logger
-	rail   func(txn.Item) string
 }
 
 // Register mounts the pages on r.
@@ -49,11 +42,7 @@ func Register(r fiber.Router, d Deps) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	rail := d.Rail
-	if rail == nil {
-		rail = func(txn.Item) string { return RailSandbox }
-	}
-	p := &Pages{app: d.App, signer: d.Signer, tpl: newTemplates(), log: log, rail: rail}
+	p := &Pages{app: d.App, signer: d.Signer, tpl: newTemplates(), log: log}
 	r.Get("/l/r/:id", p.show(txn.Receivable))
 	// FormValue would inflate a gzip multipart post without bound.
 	r.Post("/l/r/:id", httpx.RefuseEncoded, p.submitPay)
@@ -102,6 +91,9 @@ func (p *Pages) show(d txn.Direction) fiber.Handler {
 		it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
 		if err != nil {
 			return p.failLink(c, l, err)
+		}
+		if it.Rail == string(rail.Stripe) {
+			return p.hosted(c, l, it)
 		}
 		return p.render(c, p.pageFor(c, l, it, nil, nil))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -21,7 +22,7 @@ const statusCSRF = 419
 // customer, else where it stands (with its receipt once settled).
 func (p *Pages) pageFor(c *fiber.Ctx, l link, it txn.Item, problems, values map[string]string) page {
 	pg := page{Status: http.StatusOK, Amount: txn.FormatAmount(it.Amount, it.Currency), Errors: problems,
-		Values: values, Sandbox: p.rail(it) == RailSandbox, Payee: p.payee(c, it.TenantID)}
+		Values: values, Sandbox: sandboxRail(it), Payee: p.payee(c, it.TenantID)}
 	if it.Description != nil {
 		pg.Description = *it.Description
 	}
@@ -39,6 +40,13 @@ func (p *Pages) pageFor(c *fiber.Ctx, l link, it txn.Item, problems, values map[
 		pg.Receipt = receiptOf(it)
 	}
 	return pg
+}
+
+// sandboxRail reports whether the sandbox simulator settles the item: only
+// its pages list the test numbers, since a payer facing a real rail must
+// not read "no money moves".
+func sandboxRail(it txn.Item) bool {
+	return it.Rail == "" || it.Rail == string(rail.Sandbox)
 }
 
 // payPage fills the page of a receivable. A declined card is told only in

@@ -1,4 +1,6 @@
-package httpapi
+// Package wire is the JSON shape of optin-svc's resources as the API and the
+// operator plane show them.
+package wire
 
 import (
 	"github.com/paylane/paylane/libs/apitime"
@@ -14,9 +16,9 @@ func optional(s string) *string {
 	return &s
 }
 
-// suppressionJSON is a suppression entry as the API shows it: the number
+// Suppression is a suppression entry as the API shows it: the number
 // only by its last four digits.
-type suppressionJSON struct {
+type Suppression struct {
 	ID             string  `json:"id"`
 	PhoneLast4     string  `json:"phone_last4"`
 	ContactPhoneID *string `json:"contact_phone_id"`
@@ -26,24 +28,26 @@ type suppressionJSON struct {
 	CreatedAt      string  `json:"created_at"`
 }
 
-func newSuppression(s optin.Suppression) suppressionJSON {
-	return suppressionJSON{
+// NewSuppression renders s.
+func NewSuppression(s optin.Suppression) Suppression {
+	return Suppression{
 		ID: s.ID, PhoneLast4: phone.Last4(s.Phone), ContactPhoneID: optional(s.ContactPhoneID),
 		Reason: s.Reason, Channel: s.Channel, Source: s.Source, CreatedAt: apitime.Format(s.CreatedAt),
 	}
 }
 
-func newSuppressions(list []optin.Suppression) []suppressionJSON {
-	out := make([]suppressionJSON, len(list))
+// NewSuppressions renders list.
+func NewSuppressions(list []optin.Suppression) []Suppression {
+	out := make([]Suppression, len(list))
 	for i, s := range list {
-		out[i] = newSuppression(s)
+		out[i] = NewSuppression(s)
 	}
 	return out
 }
 
-// messageJSON is a message as the operator plane shows it (with its text
+// Message is a message as the operator plane shows it (with its text
 // and full numbers: the operator plane is never public).
-type messageJSON struct {
+type Message struct {
 	ID                string  `json:"id"`
 	NotificationID    string  `json:"notification_id"`
 	Kind              string  `json:"kind"`
@@ -65,10 +69,11 @@ type messageJSON struct {
 	UpdatedAt         string  `json:"updated_at"`
 }
 
-func newMessages(list []optin.Message) []messageJSON {
-	out := make([]messageJSON, len(list))
+// NewMessages renders list.
+func NewMessages(list []optin.Message) []Message {
+	out := make([]Message, len(list))
 	for i, m := range list {
-		out[i] = messageJSON{
+		out[i] = Message{
 			ID: m.ID, NotificationID: m.NotificationID, Kind: m.Kind, TransactionID: optional(m.TransactionID),
 			ContactID: optional(m.ContactID), Channel: optin.ChannelSMS, To: m.To, From: optional(m.From),
 			Body: m.Body, Status: m.Status, Provider: m.Provider, ProviderMessageID: optional(m.ProviderMessageID),
@@ -80,8 +85,8 @@ func newMessages(list []optin.Message) []messageJSON {
 	return out
 }
 
-// codeJSON is an opt-in code as the API shows it.
-type codeJSON struct {
+// Code is an opt-in code as the API shows it.
+type Code struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
 	URL         string `json:"url"`
@@ -94,24 +99,26 @@ type codeJSON struct {
 	UpdatedAt   string `json:"updated_at"`
 }
 
-func (h *Handlers) newCode(c optin.Code) codeJSON {
-	return codeJSON{
-		ID: c.ID, Name: c.Name, URL: h.app.CodeURL(c), IsLive: c.IsLive, IsDefault: c.IsDefault,
+// NewCode renders c with url, its landing page's address.
+func NewCode(c optin.Code, url string) Code {
+	return Code{
+		ID: c.ID, Name: c.Name, URL: url, IsLive: c.IsLive, IsDefault: c.IsDefault,
 		DoubleOptIn: c.DoubleOptIn, ScanCount: c.ScanCount, OptInCount: c.OptInCount,
 		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt),
 	}
 }
 
-func (h *Handlers) newCodes(list []optin.Code) []codeJSON {
-	out := make([]codeJSON, len(list))
+// NewCodes renders list, each code with the address urlOf gives.
+func NewCodes(list []optin.Code, urlOf func(optin.Code) string) []Code {
+	out := make([]Code, len(list))
 	for i, c := range list {
-		out[i] = h.newCode(c)
+		out[i] = NewCode(c, urlOf(c))
 	}
 	return out
 }
 
-// consentJSON is an opt-in consent as the API shows it.
-type consentJSON struct {
+// Consent is an opt-in consent as the API shows it.
+type Consent struct {
 	ID          string  `json:"id"`
 	ContactID   string  `json:"contact_id"`
 	OptInCodeID *string `json:"opt_in_code_id"`
@@ -123,18 +130,26 @@ type consentJSON struct {
 	CreatedAt   string  `json:"created_at"`
 }
 
-func newConsent(c optin.Consent) consentJSON {
-	return consentJSON{
+// NewConsent renders c.
+func NewConsent(c optin.Consent) Consent {
+	return Consent{
 		ID: c.ID, ContactID: c.ContactID, OptInCodeID: optional(c.OptInCodeID), Status: c.Status, Channel: c.Channel,
 		ConsentedAt: apitime.Format(c.ConsentedAt), ConfirmedAt: apitime.FormatPtr(c.ConfirmedAt),
 		RevokedAt: apitime.FormatPtr(c.RevokedAt), CreatedAt: apitime.Format(c.CreatedAt),
 	}
 }
 
-func newConsents(list []optin.Consent) []consentJSON {
-	out := make([]consentJSON, len(list))
+// NewConsents renders list.
+func NewConsents(list []optin.Consent) []Consent {
+	out := make([]Consent, len(list))
 	for i, c := range list {
-		out[i] = newConsent(c)
+		out[i] = NewConsent(c)
 	}
 	return out
+}
+
+// ContactOptIn is the answer of the internal contact opt-in route.
+type ContactOptIn struct {
+	Status   string    `json:"status"`
+	Consents []Consent `json:"consents"`
 }

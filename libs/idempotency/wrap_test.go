@@ -2,6 +2,7 @@ package idempotency_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -259,7 +260,7 @@ func TestInProgressAfterLockTimeout(t *testing.T) {
 			done <- tenancy.Do(ctx, e.pool, tenantA, func(tx pgx.Tx) error {
 				_, _, err := idempotency.Run(ctx, tx, idempotency.Request{
 					TenantID: tenantA, Key: "slow", Method: "POST", Path: "/things", Body: []byte(`{}`), RequestID: "first",
-				}, func(pgx.Tx) (idempotency.Response, error) {
+				}, func(idempotency.Tx) (idempotency.Response, error) {
 					close(held)
 					<-release
 					return idempotency.Response{Status: 201, Body: []byte(`{}`)}, nil
@@ -338,4 +339,58 @@ func TestCompressedBodyIsRefusedBeforeTheKey(t *testing.T) {
 			t.Errorf("plain request with the same key: %d replayed=%q %s", r.status, r.header.Get(idempotency.HeaderReplayed), r.body)
 		}
 	})
+}
+
+// A domain error the handler returns unmapped is stored as the envelope the
+// error handler would send, and its write is undone.
+func TestDomainErrorIsMappedAndStored(t *testing.T) {
+	t.Parallel()
+	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
+		e := newEnv(t)
+		first := e.post(t, tenantA, "key-taken", `{"name":"a","taken":true}`)
+		if first.status != 422 || first.code() != apierr.CodeValidationFailed || !strings.Contains(string(first.body), `"name"`) {
+			t.Fatalf("first = %d %s, want 422 validation_failed on name", first.status, first.body)
+		}
+		if n, k := e.count(t, tenantA), e.keys(t, tenantA); n != 0 || k != 1 {
+			t.Fatalf("things = %d, keys = %d; want 0 and 1", n, k)
+		}
+		second := e.post(t, tenantA, "key-taken", `{"name":"a","taken":true}`)
+		if second.status != 422 || string(second.body) != string(first.body) || second.header.Get(idempotency.HeaderReplayed) != "true" {
+			t.Errorf("replay = %d %s, want the stored 422", second.status, second.body)
+		}
+		// Without a key the same error reaches the error handler: same answer.
+		plain := e.post(t, tenantA, "", `{"name":"a","taken":true}`)
+		if plain.status != 422 || plain.code() != apierr.CodeValidationFailed {
+			t.Errorf("without key = %d %s, want 422 validation_failed", plain.status, plain.body)
+		}
+	})
+}
+
+// InTx joins a request's write transaction only for its own tenant.
+func TestInTxRefusesAnotherTenant(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	var joinErr error
+	err := tenancy.Do(ctx, e.pool, tenantA, func(tx pgx.Tx) error {
+		_, _, err := idempotency.Run(ctx, tx, idempotency.Request{
+			TenantID: tenantA, Key: "join", Method: "POST", Path: "/things", Body: []byte(`{}`), RequestID: "r",
+		}, func(wtx idempotency.Tx) (idempotency.Response, error) {
+			if wtx.TenantID() != tenantA {
+				t.Errorf("Tx.TenantID = %q, want %q", wtx.TenantID(), tenantA)
+			}
+			joinErr = idempotency.InTx(ctx, wtx, e.pool, tenancy.Do, tenantB, func(pgx.Tx) error {
+				t.Error("fn ran in another tenant's transaction")
+				return nil
+			})
+			return idempotency.Response{Status: 201, Body: []byte(`{}`)}, nil
+		})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(joinErr, idempotency.ErrTenantMismatch) {
+		t.Errorf("InTx with another tenant = %v, want ErrTenantMismatch", joinErr)
+	}
 }

@@ -1,7 +1,7 @@
-// Package sealer encrypts signing secrets at rest with AES-256-GCM under a
-// key from configuration (WEBHOOK_ENCRYPTION_KEY). Each ciphertext is bound
-// to its row by additional data, so a sealed secret copied to another
-// endpoint does not open.
+// Package sealer encrypts secrets at rest (webhook signing secrets, payment
+// provider keys) with AES-256-GCM under a key from the service's
+// configuration. Each ciphertext is bound to its row by additional data, so
+// a sealed secret copied to another row does not open.
 package sealer
 
 import (

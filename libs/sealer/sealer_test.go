@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
+	"github.com/paylane/paylane/libs/sealer"
 )
 
 func TestSealOpen(t *testing.T) {
