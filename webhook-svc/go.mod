@@ -7,7 +7,6 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/libs v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/sony/gobreaker/v2 v2.4.0
@@ -51,7 +50,6 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/libs => ../libs
-)
+require github.com/paylane/paylane/libs v0.0.0
+
+replace github.com/paylane/paylane/libs => ../libs

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 )
 
 // TestOutputFormats: listing and showing commands print a table or JSON as
@@ -23,8 +23,8 @@ import (
 // is not a terminal (the test's buffer), and a table on a terminal.
 func TestOutputFormats(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
-	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	svc := testenv.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testenv.AdminToken, "--config", writeConfig(t, devstack{})}
 	var ten client.Tenant
 	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme\tPlumbing", "--sms-number", "+33612345678")...)
 	mustRun(t, nil, append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "sync", "--abilities", "all")...)
