@@ -7,6 +7,7 @@ package batchsvc
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/httpapi"
 	"github.com/paylane/paylane/batch-svc/internal/peers"
+	"github.com/paylane/paylane/batch-svc/internal/store"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/idempotency"
@@ -55,6 +57,9 @@ func buildService(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	metrics, err := app.NewMetrics(e.Registry)
 	if err != nil {
 		return svcrun.Parts{}, err
+	}
+	if err := e.Registry.Register(store.New(e.Pool).QueueCollector()); err != nil {
+		return svcrun.Parts{}, fmt.Errorf("registering batch queue metrics: %w", err)
 	}
 	tokens, _ := svcrun.Seam[Tokens](e)
 	p := build(cfg, tokens, e.Pool, relay, metrics, e.Log)

@@ -16,7 +16,8 @@ func ConfigFromEnv() (Config, error) {
 	var cfg Config
 	errs := []error{envconf.Parse(&cfg)}
 	for name, v := range map[string]int{"RATE_LIMIT_TOKEN_PER_MINUTE": cfg.TokenPerMinute,
-		"RATE_LIMIT_IP_PER_MINUTE": cfg.IPPerMinute, "RATE_LIMIT_WEBHOOK_PER_MINUTE": cfg.WebhookPerMinute} {
+		"RATE_LIMIT_IP_PER_MINUTE": cfg.IPPerMinute, "RATE_LIMIT_WEBHOOK_PER_MINUTE": cfg.WebhookPerMinute,
+		"RATE_LIMIT_PAGE_IP_PER_MINUTE": cfg.PageIPPerMinute, "RATE_LIMIT_PAGE_LINK_PER_MINUTE": cfg.PageLinkPerMinute} {
 		if v <= 0 {
 			errs = append(errs, fmt.Errorf("%s=%d: want a positive integer", name, v))
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/gateway/openapi"
 	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
 	"github.com/paylane/paylane/libs/svcrun"
 )
@@ -62,14 +63,14 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	forwarder := proxy.NewForwarder(proxy.Options{ExtraRootCAs: roots.pool, Logger: log})
 	identity := client.New(cfg.IdentityURL, identityHTTPClient(roots.pool))
 	resolver := tokens.NewResolver(identity, tokens.Options{TTL: cfg.TokenCacheTTL, Logger: log})
-	public, err := newPublicApp(cfg, resolver, stores, forwarder, e.Registry, log)
+	public, err := newPublicApp(cfg, resolver, stores, forwarder, e.Registry, e.Tracing, log)
 	if err != nil {
 		stores.close()
 		return svcrun.Parts{}, err
 	}
 	admin := edge.NewAdmin(edge.AdminConfig{
 		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: e.Registry, Logger: log,
-		ReadTimeout: cfg.ReadTimeout,
+		ReadTimeout: cfg.ReadTimeout, Tracing: e.Tracing,
 	})
 	parts := svcrun.Parts{
 		Web: public, Servers: []svcrun.Server{{Name: adminServer, Addr: cfg.AdminAddr, App: admin}}, TLS: tlsCfg,
@@ -77,6 +78,7 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 		LogAttrs: []any{"tls", tlsCfg != nil, "routes", len(cfg.Routes), "admin_routes", len(cfg.AdminRoutes), "redis", cfg.RedisURL != ""},
 	}
 	if len(cfg.KafkaBrokers) > 0 {
+		// The workers' context carries svcrun's obs.Telemetry (registry, tracer).
 		parts.Workers = []svcrun.Worker{{Name: "revocation consumer", Run: func(ctx context.Context) error {
 			return consumeRevocations(ctx, cfg, resolver, log)
 		}}}
@@ -86,7 +88,8 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	return parts, nil
 }
 
-func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *proxy.Forwarder, reg prometheus.Registerer, log *slog.Logger) (*fiber.App, error) {
+func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *proxy.Forwarder, reg prometheus.Registerer,
+	tracing *obs.Tracing, log *slog.Logger) (*fiber.App, error) {
 	doc, err := openapi.JSON()
 	if err != nil {
 		return nil, err
@@ -105,9 +108,10 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *prox
 	}
 	return edge.New(edge.Config{
 		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: stores.limiter, Keys: stores.keys,
-		Limits:    edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute},
+		Limits: edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute,
+			PageIP: cfg.PageIPPerMinute, PageLink: cfg.PageLinkPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: log,
-		ReadTimeout: cfg.ReadTimeout,
+		ReadTimeout: cfg.ReadTimeout, Tracing: tracing,
 	}), nil
 }
 

@@ -28,7 +28,11 @@ const (
 	DefaultTokenPerMinute   = 60
 	DefaultIPPerMinute      = 30
 	DefaultWebhookPerMinute = 120
-	DefaultTokenCacheTTL    = 5 * time.Second
+	// The hosted pages' own limits (contract section 1, revised): many
+	// payers share one carrier IP.
+	DefaultPageIPPerMinute   = 300
+	DefaultPageLinkPerMinute = 30
+	DefaultTokenCacheTTL     = 5 * time.Second
 	// DefaultReadTimeout is the time a client has to send a whole request
 	// (line, headers and body) once its first byte arrived; past it the
 	// answer is 408.
@@ -73,6 +77,11 @@ type Config struct {
 	TokenPerMinute   int `env:"RATE_LIMIT_TOKEN_PER_MINUTE" envDefault:"60"`
 	IPPerMinute      int `env:"RATE_LIMIT_IP_PER_MINUTE" envDefault:"30"`
 	WebhookPerMinute int `env:"RATE_LIMIT_WEBHOOK_PER_MINUTE" envDefault:"120"`
+	// Per-minute limits of the hosted pages (/l/...): per client IP, and per
+	// payment or payout link (RATE_LIMIT_PAGE_IP_PER_MINUTE 300,
+	// RATE_LIMIT_PAGE_LINK_PER_MINUTE 30).
+	PageIPPerMinute   int `env:"RATE_LIMIT_PAGE_IP_PER_MINUTE" envDefault:"300"`
+	PageLinkPerMinute int `env:"RATE_LIMIT_PAGE_LINK_PER_MINUTE" envDefault:"30"`
 	// TokenCacheTTL bounds how long an introspection answer is reused (TOKEN_CACHE_TTL, 5s).
 	TokenCacheTTL time.Duration `env:"TOKEN_CACHE_TTL" envDefault:"5s"`
 	// ReadTimeout bounds reading a request on the public and admin
@@ -198,7 +207,8 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.TokenCacheTTL < 0 || c.ReadTimeout < 0 {
+	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.PageIPPerMinute < 0 ||
+		c.PageLinkPerMinute < 0 || c.TokenCacheTTL < 0 || c.ReadTimeout < 0 {
 		errs = append(errs, errors.New("rate limits, TOKEN_CACHE_TTL and READ_TIMEOUT must not be negative"))
 	}
 	return errors.Join(errs...)
@@ -214,6 +224,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WebhookPerMinute == 0 {
 		c.WebhookPerMinute = DefaultWebhookPerMinute
+	}
+	if c.PageIPPerMinute == 0 {
+		c.PageIPPerMinute = DefaultPageIPPerMinute
+	}
+	if c.PageLinkPerMinute == 0 {
+		c.PageLinkPerMinute = DefaultPageLinkPerMinute
 	}
 	if c.TokenCacheTTL == 0 {
 		c.TokenCacheTTL = DefaultTokenCacheTTL

@@ -36,7 +36,7 @@ func WithContacts(c Contacts) svcrun.Option { return svcrun.WithSeam(c) }
 func Run(ctx context.Context, cfg Config, opts ...svcrun.Option) error {
 	return svcrun.Run(ctx, svcrun.Spec{
 		Name: serviceName, Base: cfg.Base, Migrations: migrations.Sets(), Validate: cfg.Validate,
-		Build: func(_ context.Context, e *svcrun.Env) (svcrun.Parts, error) { return build(cfg, e), nil },
+		Build: func(_ context.Context, e *svcrun.Env) (svcrun.Parts, error) { return build(cfg, e) },
 	}, opts...)
 }
 

@@ -15,8 +15,12 @@ import (
 )
 
 // build wires the use cases, the routes and the workers.
-func build(cfg Config, e *svcrun.Env) svcrun.Parts {
-	a := newApp(cfg, e)
+func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
+	metrics, err := app.NewMetrics(e.Registry, newProvider(cfg).Name())
+	if err != nil {
+		return svcrun.Parts{}, err
+	}
+	a := newApp(cfg, e, metrics)
 	web := e.NewApp()
 	httpapi.Register(web, httpapi.Deps{
 		App:        a,
@@ -25,12 +29,12 @@ func build(cfg Config, e *svcrun.Env) svcrun.Parts {
 		AdminToken: cfg.AdminToken, SMSAuthToken: cfg.SMSAuthToken,
 		PublicBaseURL: trimSlash(cfg.PublicBaseURL), Region: cfg.DefaultRegion, Log: e.Log,
 	})
-	return svcrun.Parts{Web: web, Workers: workers(cfg, e, a), LogAttrs: []any{"sms_provider", cfg.SMSProvider}}
+	return svcrun.Parts{Web: web, Workers: workers(cfg, e, a), LogAttrs: []any{"sms_provider", cfg.SMSProvider}}, nil
 }
 
 // newApp builds the use cases on the pool, the peers' clients and the SMS
 // provider of the configuration.
-func newApp(cfg Config, e *svcrun.Env) *app.App {
+func newApp(cfg Config, e *svcrun.Env, metrics *app.Metrics) *app.App {
 	identityClient := newIdentityClient(cfg)
 	contacts, ok := svcrun.Seam[Contacts](e)
 	if !ok {
@@ -39,7 +43,7 @@ func newApp(cfg Config, e *svcrun.Env) *app.App {
 	return app.New(app.Deps{
 		Store: store.New(e.Pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
 		Transactions: newTransactionsClient(cfg, identityClient),
-		Provider:     newProvider(cfg), Log: e.Log,
+		Provider:     newProvider(cfg), Log: e.Log, Metrics: metrics,
 		Sending: app.Sending{
 			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
 			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,

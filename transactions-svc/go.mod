@@ -3,10 +3,12 @@ module github.com/paylane/paylane/transactions-svc
 go 1.26.8
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/segmentio/kafka-go v0.4.51
+	github.com/stripe/stripe-go/v82 v82.5.1
 	golang.org/x/sync v0.24.0
 )
 
@@ -16,6 +18,8 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/caarlos0/env/v11 v11.4.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
@@ -67,7 +71,6 @@ require (
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
-	github.com/stripe/stripe-go/v82 v82.5.1
 )
 
 replace (

@@ -24,6 +24,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
 	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -42,7 +43,7 @@ func WithClock(now func() time.Time) svcrun.Option { return svcrun.WithSeam(cloc
 // Run serves transactions-svc until ctx is done, then shuts down
 // gracefully (libs/svcrun): the API and the hosted pages on HTTPAddr, the
 // scheduler, the idempotency-key cleanup and, with brokers, the outbox
-// relay and the message consumer.
+// relay and the message and tenant consumers.
 func Run(ctx context.Context, cfg Config, opts ...svcrun.Option) error {
 	return svcrun.Run(ctx, svcrun.Spec{
 		Name: serviceName, Base: cfg.Base, Migrations: migrations.Sets(), Validate: cfg.Validate,
@@ -58,7 +59,11 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	}
 	now, _ := svcrun.Seam[clock](e)
 	st := store.New(e.Pool)
-	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now)
+	rails, err := railmetrics.New(e.Registry, "sandbox", "stripe")
+	if err != nil {
+		return svcrun.Parts{}, err
+	}
+	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, now).WithRailMetrics(rails)
 	if cfg.RailEncryptionKey != nil {
 		sl, err := sealer.New(cfg.RailEncryptionKey)
 		if err != nil {
@@ -87,5 +92,6 @@ func workers(cfg Config, st *store.Store, uc *app.App, e *svcrun.Env) []svcrun.W
 	}
 	return append(ws,
 		svcrun.Worker{Name: "outbox relay", Run: outbox.NewRelay(e.Pool, cfg.KafkaBrokers, e.Log).Run},
-		svcrun.Worker{Name: "message consumer", Run: func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, e.Log) }})
+		svcrun.Worker{Name: "message consumer", Run: func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, e.Log) }},
+		svcrun.Worker{Name: "tenant consumer", Run: func(ctx context.Context) error { return consumer.RunTenants(ctx, cfg.KafkaBrokers, uc, e.Log) }})
 }

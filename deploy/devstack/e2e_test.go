@@ -170,7 +170,7 @@ func checkStateFile(t *testing.T, info Info) {
 		}
 	}
 	sort.Strings(keys)
-	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "gateway_url", "kafka_brokers", "sms_auth_token"}
+	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "gateway_url", "kafka_brokers", "sms_auth_token", "stripe_api_base"}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("devstack.json keys (-want +got):\n%s", diff)
 	}

@@ -61,14 +61,18 @@ type Env struct {
 	Log *slog.Logger
 	// Registry is exposed at the internal listener's /metrics.
 	Registry *prometheus.Registry
-	hooks    Hooks
+	// Tracing is the service's tracer provider (obs.NewTracing): NewApp
+	// traces requests with it, workers find it with Name and Registry as
+	// the obs.Telemetry of their context, and Run flushes it at the end.
+	Tracing *obs.Tracing
+	hooks   Hooks
 }
 
 // NewApp is the service's Fiber app: libs/httpx's, with the HTTP metrics of
 // the service registered.
 func (e *Env) NewApp(cfg ...fiber.Config) *fiber.App {
 	web := httpx.NewApp(e.Log, cfg...)
-	web.Use(obs.HTTPMetrics(e.Registry, e.Name))
+	web.Use(obs.HTTPMetrics(e.Registry, e.Name), e.Tracing.Requests(e.Log))
 	return web
 }
 
@@ -134,7 +138,19 @@ func Run(ctx context.Context, spec Spec, opts ...Option) error {
 			return fmt.Errorf("invalid configuration: %w", err)
 		}
 	}
-	e := &Env{Name: spec.Name, Log: h.Logger, Registry: obs.NewRegistry(), hooks: h}
+	tracing, err := obs.NewTracing(ctx, spec.Name)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		// After the workers have ended (Run returns once they have).
+		if err := tracing.Shutdown(context.WithoutCancel(ctx)); err != nil {
+			h.Logger.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	e := &Env{Name: spec.Name, Log: h.Logger, Registry: obs.NewRegistry(), Tracing: tracing, hooks: h}
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: spec.Name, Registry: e.Registry, Tracing: tracing})
 	if spec.Migrations != nil {
 		pool, err := openDatabase(ctx, spec)
 		if err != nil {

@@ -30,7 +30,8 @@ type target struct {
 	kind     kind
 	upstream string
 	ipLimit  int    // per-IP limit of requests without a token
-	limitKey string // "ip" or "webhook"
+	limitKey string // "ip", "webhook" or "page-ip"
+	linkKey  string // a hosted page's link, limited on its own ("" elsewhere)
 }
 
 type public struct {
@@ -50,7 +51,7 @@ func New(cfg Config) *fiber.App {
 	p := &public{
 		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json", log: cfg.Logger,
 	}
-	app := newApp(cfg.Logger, cfg.Registry, "gateway", cfg.ReadTimeout)
+	app := newApp(cfg.Logger, cfg.Registry, "gateway", cfg.ReadTimeout, cfg.Tracing)
 	app.Use(p.serve)
 	onUnknownMethod(app, cfg.Logger, p.serve)
 	return app
@@ -69,7 +70,13 @@ func (p *public) serve(c *fiber.Ctx) error {
 		}
 		err = p.limitToken(c, intro)
 	} else {
-		err = p.limit(c, t.limitKey+":"+c.IP(), t.ipLimit)
+		budgets := []budget{{t.limitKey + ":" + c.IP(), t.ipLimit}}
+		if t.linkKey != "" {
+			budgets = append(budgets, budget{t.linkKey, p.cfg.Limits.PageLink})
+		}
+		if err = p.limits(c, budgets...); err != nil && t.limitKey == pageLimitKey {
+			return pageRefusal(c, err)
+		}
 	}
 	if err != nil {
 		return err
@@ -135,8 +142,12 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	}
 	obs.SetRoute(c, pattern)
 	unauthenticated.kind, unauthenticated.upstream = kindPublic, pair.Upstream
-	if routing.UnderPrefix(path, "/webhooks") {
+	switch {
+	case routing.UnderPrefix(path, "/webhooks"):
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"
+	case routing.UnderPrefix(path, "/l"):
+		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.PageIP, pageLimitKey
+		unauthenticated.linkKey = linkKey(path)
 	}
 	return unauthenticated, nil
 }
