@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -44,6 +45,10 @@ type Config struct {
 	ServiceSecret string
 	// InternalTokenTTL is the lifetime of internal tokens (INTERNAL_TOKEN_TTL, 60s).
 	InternalTokenTTL time.Duration
+	// PublicBaseURL is the public origin the dashboard's set-password links
+	// start with, e.g. https://api.example.com (PUBLIC_BASE_URL); empty,
+	// the links are paths on the public host.
+	PublicBaseURL string
 	// Registrar, when set, registers this instance (its HTTP port, with a
 	// health check on the internal listener's /readyz) at start and
 	// deregisters it at stop. ConfigFromEnv sets Consul's when
@@ -87,6 +92,7 @@ func ConfigFromEnv() (Config, error) {
 		KafkaBrokers:       envconf.List(os.Getenv("KAFKA_BROKERS")),
 		AdminToken:         os.Getenv("ADMIN_TOKEN"),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
+		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
 		InternalTokenTTL:   DefaultInternalTokenTTL,
 	}
 	var errs []error
@@ -148,6 +154,11 @@ func (c Config) Validate() error {
 	}
 	if c.InternalTokenTTL <= 0 || c.InternalTokenTTL > maxInternalTokenTTL {
 		errs = append(errs, fmt.Errorf("INTERNAL_TOKEN_TTL must be positive and at most %s", maxInternalTokenTTL))
+	}
+	if c.PublicBaseURL != "" {
+		if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL %q is not an absolute http(s) URL", c.PublicBaseURL))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -60,7 +60,7 @@ func Run(ctx context.Context, cfg Config) error {
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
+	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL).WithPublicURL(cfg.PublicBaseURL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
 		Web: web, Registry: reg, Ready: pool.Ping, Log: log})

@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/app"
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
 	"github.com/paylane/paylane/identity-svc/internal/token"
+	"github.com/paylane/paylane/identity-svc/internal/user"
 	"github.com/paylane/paylane/libs/apierr"
 )
 
@@ -19,6 +20,14 @@ func apiError(err error) error {
 		return apierr.Validation(ve.Fields)
 	case errors.Is(err, tenant.ErrNotFound), errors.Is(err, token.ErrNotFound):
 		return apierr.NotFound()
+	case errors.Is(err, user.ErrNotFound):
+		return apierr.NotFound()
+	case errors.Is(err, user.ErrBadCredentials):
+		return apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "These credentials do not match our records.")
+	case errors.Is(err, user.ErrForbidden):
+		return apierr.Forbidden()
+	case isLocked(err):
+		return apierr.New(http.StatusTooManyRequests, CodeSignInLocked, "Too many sign-in attempts: try again later.")
 	case errors.Is(err, tenant.ErrSMSNumberTaken):
 		return apierr.Field("sms_number", "The sms number has already been taken.")
 	case errors.Is(err, token.ErrMalformed), errors.Is(err, token.ErrInvalid),
@@ -30,6 +39,20 @@ func apiError(err error) error {
 		return ae
 	}
 	return err
+}
+
+// CodeSignInLocked is the error code of a sign-in refused during a lockout.
+const CodeSignInLocked = "sign_in_locked"
+
+func asLocked(err error) (*user.LockedError, bool) {
+	var le *user.LockedError
+	ok := errors.As(err, &le)
+	return le, ok
+}
+
+func isLocked(err error) bool {
+	_, ok := asLocked(err)
+	return ok
 }
 
 // statusCreated and friends keep handler code free of bare numbers.

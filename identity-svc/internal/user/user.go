@@ -1,0 +1,118 @@
+// Package user holds the dashboard's users and roles: a user belongs to one
+// tenant, signs in with email and password and holds one role; a role is a
+// named set of abilities. No HTTP, no SQL.
+package user
+
+import (
+	"errors"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Errors of the user domain.
+var (
+	// ErrNotFound: no such user (or role) in the tenant.
+	ErrNotFound = errors.New("user not found")
+	// ErrEmailTaken: the tenant already has a user with this email.
+	ErrEmailTaken = errors.New("email already taken")
+	// ErrUnknownRole: the tenant has no role of that name.
+	ErrUnknownRole = errors.New("unknown role")
+	// ErrBadCredentials: the email and password do not open a live user.
+	ErrBadCredentials = errors.New("bad credentials")
+	// ErrLinkInvalid: the set-password link is unknown, used or expired.
+	ErrLinkInvalid = errors.New("set-password link invalid")
+	// ErrForbidden: the user's role does not allow the action.
+	ErrForbidden = errors.New("forbidden by role")
+)
+
+// LockedError refuses a sign-in while the email is locked out.
+type LockedError struct {
+	Until time.Time
+}
+
+// Error implements the error interface.
+func (e *LockedError) Error() string { return "sign-in locked" }
+
+// User is a person who signs in to a tenant's dashboard. The password hash
+// never leaves identity-svc.
+type User struct {
+	ID           string
+	TenantID     string
+	Email        string
+	Name         string
+	Role         string
+	Abilities    []string
+	PasswordSet  bool
+	DisabledAt   *time.Time
+	LastSignInAt *time.Time
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	PasswordHash string
+}
+
+// Invite is the operator's request to create a user.
+type Invite struct {
+	Email, Name, Role string
+}
+
+// NormalizeEmail is the form emails are stored and compared in.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Validate checks an invite; it returns the messages per field, or nil.
+func (in Invite) Validate() map[string][]string {
+	out := map[string][]string{}
+	email := NormalizeEmail(in.Email)
+	switch {
+	case email == "":
+		out["email"] = []string{"The email field is required."}
+	case len(email) > 254 || !validEmail(email):
+		out["email"] = []string{"The email field must be a valid email address."}
+	}
+	name := strings.TrimSpace(in.Name)
+	switch {
+	case name == "":
+		out["name"] = []string{"The name field is required."}
+	case utf8.RuneCountInString(name) > 120:
+		out["name"] = []string{"The name field must not be greater than 120 characters."}
+	}
+	if strings.TrimSpace(in.Role) == "" {
+		out["role"] = []string{"The role field is required."}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// Normalize returns the invite with its email normalised and its name and
+// role trimmed.
+func (in Invite) Normalize() Invite {
+	return Invite{Email: NormalizeEmail(in.Email), Name: strings.TrimSpace(in.Name), Role: strings.TrimSpace(in.Role)}
+}
+
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && strings.Contains(s[strings.LastIndex(s, "@"):], ".")
+}
+
+// Password length bounds, in characters.
+const (
+	MinPasswordLength = 12
+	MaxPasswordLength = 256
+)
+
+// ValidatePassword returns the messages of a new password, or nil.
+func ValidatePassword(p string) []string {
+	n := utf8.RuneCountInString(p)
+	switch {
+	case p == "":
+		return []string{"The password field is required."}
+	case n < MinPasswordLength:
+		return []string{"The password field must be at least 12 characters."}
+	case n > MaxPasswordLength:
+		return []string{"The password field must not be greater than 256 characters."}
+	}
+	return nil
+}
