@@ -1,0 +1,35 @@
+package dashboardsvc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	good := Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 1,
+		IdentityURL: "http://identity-svc:8080", ServiceSecret: "0123456789abcdef"}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("Validate(good) = %v", err)
+	}
+	tests := []struct {
+		name   string
+		change func(*Config)
+		want   string
+	}{
+		{"no database", func(c *Config) { c.DatabaseURL = "" }, "DATABASE_URL"},
+		{"short secret", func(c *Config) { c.ServiceSecret = "short" }, "SERVICE_SECRET"},
+		{"bad identity url", func(c *Config) { c.IdentityURL = "identity-svc" }, "IDENTITY_URL"},
+		{"no pool", func(c *Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := good
+			tc.change(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate() = %v, want an error naming %s", err, tc.want)
+			}
+		})
+	}
+}
