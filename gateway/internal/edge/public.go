@@ -25,6 +25,10 @@ const (
 	kindPublic               // forwarded without a token (hosted pages, provider callbacks)
 )
 
+// DashboardPrefix is the tenant dashboard's path, forwarded like a hosted
+// page but outside every rate limit.
+const DashboardPrefix = "/dashboard"
+
 // target is where a request goes.
 type target struct {
 	kind     kind
@@ -68,7 +72,7 @@ func (p *public) serve(c *fiber.Ctx) error {
 			return err
 		}
 		err = p.limitToken(c, intro)
-	} else {
+	} else if t.limitKey != "" {
 		err = p.limit(c, t.limitKey+":"+c.IP(), t.ipLimit)
 	}
 	if err != nil {
@@ -135,8 +139,14 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	}
 	obs.SetRoute(c, pattern)
 	unauthenticated.kind, unauthenticated.upstream = kindPublic, pair.Upstream
-	if routing.UnderPrefix(path, "/webhooks") {
+	switch {
+	case routing.UnderPrefix(path, "/webhooks"):
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"
+	case routing.UnderPrefix(path, DashboardPrefix):
+		// Dashboard requests never count against API rate limits (contract
+		// section 14): the dashboard's sign-in has its own lockout, and a
+		// signed-in user's pages are not API calls.
+		unauthenticated.ipLimit, unauthenticated.limitKey = 0, ""
 	}
 	return unauthenticated, nil
 }
