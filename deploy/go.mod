@@ -12,6 +12,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/dashboard-svc v0.0.0
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/optin-svc v0.0.0
@@ -129,6 +130,7 @@ require (
 replace (
 	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/dashboard-svc => ../dashboard-svc
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/optin-svc => ../optin-svc

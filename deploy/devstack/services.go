@@ -15,6 +15,7 @@ import (
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
+	dashboardsvc "github.com/paylane/paylane/dashboard-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	optinsvc "github.com/paylane/paylane/optin-svc"
 	transactionssvc "github.com/paylane/paylane/transactions-svc"
@@ -94,6 +95,8 @@ func services() []service {
 			routes: []string{"/api/v1/contacts/batch", "/api/v1/receivables/batch", "/api/v1/payables/batch", "/api/v1/batches"}},
 		{name: "ai-gateway", stage: 1, noDatabase: true, routes: []string{"/api/v1/gateway"}, run: runAIGateway,
 			binary: "ai-gateway-svc", env: aiGatewayEnv},
+		{name: "dashboard", stage: 1, routes: []string{"/dashboard"}, run: runDashboard,
+			binary: "dashboard-svc", env: dashboardEnv},
 	}
 }
 
@@ -116,6 +119,7 @@ func identityConfig(d deps) identitysvc.Config {
 		AdminToken:         d.secrets.AdminToken,
 		ServiceSecret:      d.secrets.ServiceSecret,
 		InternalTokenTTL:   60 * time.Second,
+		PublicBaseURL:      d.publicURL,
 	}
 }
 
@@ -124,7 +128,8 @@ func identityEnv(d deps) []string {
 		"SIGNING_KEY="+b64(d.secrets.SigningKey),
 		"ADMIN_TOKEN="+d.secrets.AdminToken,
 		"SERVICE_SECRET="+d.secrets.ServiceSecret,
-		"INTERNAL_TOKEN_TTL=60s")
+		"INTERNAL_TOKEN_TTL=60s",
+		"PUBLIC_BASE_URL="+d.publicURL)
 }
 
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
@@ -238,6 +243,29 @@ func aiGatewayEnv(d deps) []string {
 	return append(commonEnv(d),
 		"CONTACTS_URL="+d.urls["contacts"],
 		"TRANSACTIONS_URL="+d.urls["transactions"])
+}
+
+func runDashboard(ctx context.Context, d deps, ready func(string)) error {
+	cfg := dashboardConfig(d)
+	cfg.HTTPListener, cfg.Logger = d.httpListener, d.logger
+	cfg.Ready = func(a dashboardsvc.Addrs) { ready(a.HTTP) }
+	return dashboardsvc.Run(ctx, cfg)
+}
+
+func dashboardConfig(d deps) dashboardsvc.Config {
+	return dashboardsvc.Config{
+		HTTPAddr:           d.httpAddr,
+		InternalAddr:       d.internalAddr,
+		DatabaseURL:        d.appDSN,
+		MigrateDatabaseURL: d.ownerDSN,
+		DBMaxConns:         10,
+		IdentityURL:        d.identityURL,
+		ServiceSecret:      d.secrets.ServiceSecret,
+	}
+}
+
+func dashboardEnv(d deps) []string {
+	return append(commonEnv(d), "SERVICE_SECRET="+d.secrets.ServiceSecret)
 }
 
 // loopbackOnly lets the local stack deliver webhooks to receivers on this

@@ -14,7 +14,7 @@ import (
 func (a *App) signInPage(c *fiber.Ctx) error {
 	if c.Cookies(sessionCookie) != "" {
 		// A live session goes straight in; a dead one is sorted out there.
-		return c.Redirect(Base+"/", http.StatusFound)
+		return c.Redirect(Base, http.StatusFound)
 	}
 	token, err := a.anonymousToken(c)
 	if err != nil {
@@ -60,7 +60,7 @@ func (a *App) signIn(c *fiber.Ctx) error {
 	if err := a.startSession(c, u); err != nil {
 		return err
 	}
-	return c.Redirect(Base+"/", http.StatusSeeOther)
+	return c.Redirect(Base, http.StatusSeeOther)
 }
 
 func (a *App) signOut(c *fiber.Ctx) error {
@@ -114,7 +114,7 @@ func (a *App) setPassword(c *fiber.Ctx) error {
 	if err := a.startSession(c, u); err != nil {
 		return err
 	}
-	return c.Redirect(Base+"/", http.StatusSeeOther)
+	return c.Redirect(Base, http.StatusSeeOther)
 }
 
 func (a *App) accountPage(c *fiber.Ctx) error {

@@ -131,7 +131,7 @@ func TestPagesRedirectToSignInWithoutASession(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	b := e.browser()
-	for _, path := range []string{"/dashboard/", "/dashboard/tokens", "/dashboard/tokens/new", "/dashboard/account", "/dashboard/users"} {
+	for _, path := range []string{"/dashboard", "/dashboard/", "/dashboard/tokens", "/dashboard/tokens/new", "/dashboard/account", "/dashboard/users"} {
 		t.Run(path, func(t *testing.T) {
 			a := b.get(t, path)
 			if a.status != http.StatusFound || a.header.Get("Location") != "/dashboard/sign-in" {
@@ -191,7 +191,7 @@ func TestSignIn(t *testing.T) {
 	if sess == nil || !sess.HttpOnly || !sess.Secure || sess.SameSite != http.SameSiteLaxMode || sess.Path != "/dashboard" {
 		t.Fatalf("session cookie %+v, want HttpOnly, Secure, SameSite=Lax on /dashboard", sess)
 	}
-	if a := b.get(t, "/dashboard/"); a.status != http.StatusFound || a.header.Get("Location") != "/dashboard/tokens" {
+	if a := b.get(t, "/dashboard"); a.status != http.StatusFound || a.header.Get("Location") != "/dashboard/tokens" {
 		t.Errorf("home after sign-in = %d to %q", a.status, a.header.Get("Location"))
 	}
 	tokens := b.get(t, "/dashboard/tokens")
