@@ -19,6 +19,7 @@ import (
 
 	"github.com/paylane/paylane/ai-gateway-svc/internal/app"
 	"github.com/paylane/paylane/ai-gateway-svc/internal/httpapi"
+	"github.com/paylane/paylane/ai-gateway-svc/internal/mcpapi"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/obs"
@@ -50,7 +51,8 @@ func Run(ctx context.Context, cfg Config) error {
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log)
 	web.Use(obs.HTTPMetrics(reg, serviceName))
-	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
+	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil),
+		mcpapi.NewHandler(uc, log))
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener,
 		InternalAddr: cfg.InternalAddr, Web: web, Registry: reg, Log: log})

@@ -30,7 +30,10 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
-require code.dny.dev/ssrf v0.3.0 // indirect
+require (
+	code.dny.dev/ssrf v0.3.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect

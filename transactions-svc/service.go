@@ -95,7 +95,7 @@ func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App,
 	pool := st.Pool()
 	svc.Loop(func(ctx context.Context) {
 		tenancy.DeleteExpiredEvery(ctx, pool, cleanupInterval, log, "idempotency_keys", "transaction_batch_rows",
-			"notifications")
+			"notifications", "ai_confirmations")
 	})
 	svc.Loop(scheduler.New(st, uc, cfg.SchedulerInterval, log).Run)
 	if len(cfg.KafkaBrokers) == 0 {

@@ -538,6 +538,19 @@ func (o *oaRun) aiGateway(t *testing.T, contactID string) {
 	o.call(t, http.MethodPost, "/api/v1/gateway/transactions/"+tx+"/confirm", "{}", http.StatusUnprocessableEntity)
 	o.call(t, http.MethodGet, "/api/v1/gateway/transactions/01JD3X0Q4Z8W2E5R7T9Y1V3K5N/status", "", http.StatusNotFound)
 	o.bad(t, http.MethodPost, "/api/v1/gateway/transactions/prepare", `{"direction":"sideways"}`, http.StatusUnprocessableEntity)
+
+	// The MCP endpoint: a session opened, a tool called, the stream asked
+	// for without a session, the session ended.
+	mcpAccept := []string{"Accept", "application/json, text/event-stream"}
+	r = o.call(t, http.MethodPost, "/api/v1/gateway/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":`+
+		`{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"openapi-check","version":"1"}}}`, http.StatusOK, mcpAccept...)
+	session := append([]string{"Mcp-Session-Id", r.header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version", "2025-06-18"}, mcpAccept...)
+	o.call(t, http.MethodPost, "/api/v1/gateway/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, http.StatusAccepted, session...)
+	o.call(t, http.MethodPost, "/api/v1/gateway/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":`+
+		`{"name":"transaction_status","arguments":{"reference":"`+tx+`"}}}`, http.StatusOK, session...)
+	o.bad(t, http.MethodGet, "/api/v1/gateway/mcp", "", http.StatusUnprocessableEntity, "Accept", "text/event-stream")
+	o.call(t, http.MethodDelete, "/api/v1/gateway/mcp", "", http.StatusNoContent, session...)
+	o.call(t, http.MethodDelete, "/api/v1/gateway/mcp", "", http.StatusNotFound, session...)
 }
 
 // edgeErrors: a token without the ability (403), a body over 1 MB (413), a

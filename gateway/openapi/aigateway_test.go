@@ -14,6 +14,9 @@ func TestServedDocumentListsTheAIGatewayRoutes(t *testing.T) {
 		{http.MethodPost, "/gateway/transactions/prepare"},
 		{http.MethodPost, "/gateway/transactions/{transaction}/confirm"},
 		{http.MethodGet, "/gateway/transactions/{reference}/status"},
+		{http.MethodPost, "/gateway/mcp"},
+		{http.MethodGet, "/gateway/mcp"},
+		{http.MethodDelete, "/gateway/mcp"},
 	} {
 		item := doc.Paths.Find(r.path)
 		if item == nil || item.GetOperation(r.method) == nil {

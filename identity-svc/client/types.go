@@ -67,12 +67,16 @@ type LimitsInput struct {
 	APIRequestsPerMinute      *int
 	BatchSubmissionsPerMinute *int
 	BatchesInFlight           *int
+	// AIMaxAmount and AIDailyAmount are the AI gateway's guardrails in
+	// minor units; 0 removes one (null: none).
+	AIMaxAmount   *int64
+	AIDailyAmount *int64
 }
 
 // MarshalJSON sends only the fields set, 0 as null.
 func (l LimitsInput) MarshalJSON() ([]byte, error) {
-	out := map[string]*int{}
-	put := func(key string, v *int) {
+	out := map[string]*int64{}
+	put := func(key string, v *int64) {
 		switch {
 		case v == nil:
 		case *v == 0:
@@ -81,9 +85,18 @@ func (l LimitsInput) MarshalJSON() ([]byte, error) {
 			out[key] = v
 		}
 	}
-	put("api_requests_per_minute", l.APIRequestsPerMinute)
-	put("batch_submissions_per_minute", l.BatchSubmissionsPerMinute)
-	put("batches_in_flight", l.BatchesInFlight)
+	widen := func(v *int) *int64 {
+		if v == nil {
+			return nil
+		}
+		w := int64(*v)
+		return &w
+	}
+	put("api_requests_per_minute", widen(l.APIRequestsPerMinute))
+	put("batch_submissions_per_minute", widen(l.BatchSubmissionsPerMinute))
+	put("batches_in_flight", widen(l.BatchesInFlight))
+	put("ai_max_amount", l.AIMaxAmount)
+	put("ai_daily_amount", l.AIDailyAmount)
 	return json.Marshal(out)
 }
 

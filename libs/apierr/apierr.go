@@ -31,6 +31,7 @@ const (
 	CodeInvalidTransition     = "invalid_transition"
 	CodeRateLimited           = "rate_limited"
 	CodeBatchConcurrencyLimit = "batch_concurrency_limit_reached"
+	CodeAILimitExceeded       = "ai_limit_exceeded"
 	CodeServerError           = "server_error"
 	CodeServiceUnavailable    = "service_unavailable"
 )

@@ -19,11 +19,17 @@ type Flags struct {
 	OptIn     bool `json:"opt_in"`
 }
 
-// Limits are the tenant's limits; zero means the deployment default.
+// Limits are the tenant's limits; zero means the deployment default. The
+// AI gateway's guardrails are in minor units, nil meaning none.
 type Limits struct {
 	APIRequestsPerMinute      int `json:"api_requests_per_minute"`
 	BatchSubmissionsPerMinute int `json:"batch_submissions_per_minute"`
 	BatchesInFlight           int `json:"batches_in_flight"`
+	// AIMaxAmount bounds one transaction prepared through the AI gateway.
+	AIMaxAmount *int64 `json:"ai_max_amount"`
+	// AIDailyAmount bounds the sum of the AI gateway transactions confirmed
+	// in one UTC day.
+	AIDailyAmount *int64 `json:"ai_daily_amount"`
 }
 
 // Claims are the claims of an internal token: who is calling, for which

@@ -406,6 +406,21 @@ func (e GatewayDraftStatus) Valid() bool {
 	}
 }
 
+// Defines values for GatewayMCPObjectJsonrpc.
+const (
+	GatewayMCPObjectJsonrpcN20 GatewayMCPObjectJsonrpc = "2.0"
+)
+
+// Valid indicates whether the value is a known member of the GatewayMCPObjectJsonrpc enum.
+func (e GatewayMCPObjectJsonrpc) Valid() bool {
+	switch e {
+	case GatewayMCPObjectJsonrpcN20:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GatewayResolutionStatus.
 const (
 	GatewayResolutionStatusAmbiguous GatewayResolutionStatus = "ambiguous"
@@ -1876,6 +1891,30 @@ type GatewayLatestMessage struct {
 	Status  string     `json:"status"`
 }
 
+// GatewayMCPMessage A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a
+// response), or a batch of them.
+type GatewayMCPMessage struct {
+	union json.RawMessage
+}
+
+// GatewayMCPMessage1 defines model for GatewayMCPMessage.1.
+type GatewayMCPMessage1 = []GatewayMCPObject
+
+// GatewayMCPObject defines model for GatewayMCPObject.
+type GatewayMCPObject struct {
+	Error *map[string]interface{} `json:"error,omitempty"`
+
+	// Id The request's id, a string or an integer (absent on notifications).
+	Id      interface{}             `json:"id,omitempty"`
+	Jsonrpc GatewayMCPObjectJsonrpc `json:"jsonrpc"`
+	Method  *string                 `json:"method,omitempty"`
+	Params  *map[string]interface{} `json:"params,omitempty"`
+	Result  *map[string]interface{} `json:"result,omitempty"`
+}
+
+// GatewayMCPObjectJsonrpc defines model for GatewayMCPObject.Jsonrpc.
+type GatewayMCPObjectJsonrpc string
+
 // GatewayPrepareInput defines model for GatewayPrepareInput.
 type GatewayPrepareInput struct {
 	// Amount In the currency's minor units.
@@ -2560,6 +2599,12 @@ type BatchIdempotencyKey = string
 // GatewayIdempotencyKey defines model for GatewayIdempotencyKey.
 type GatewayIdempotencyKey = string
 
+// GatewayMCPProtocolVersion defines model for GatewayMCPProtocolVersion.
+type GatewayMCPProtocolVersion = string
+
+// GatewayMCPSessionId defines model for GatewayMCPSessionId.
+type GatewayMCPSessionId = string
+
 // GatewayTransactionId defines model for GatewayTransactionId.
 type GatewayTransactionId = string
 
@@ -2571,6 +2616,9 @@ type Page = int
 
 // PerPage defines model for PerPage.
 type PerPage = int
+
+// RequestId defines model for RequestId.
+type RequestId = string
 
 // SuppressionChannel defines model for SuppressionChannel.
 type SuppressionChannel string
@@ -2755,6 +2803,45 @@ type GatewayCreateContactParams struct {
 	// request replays the first response with `Idempotent-Replayed: true`; with another request
 	// → 409 idempotency_conflict. Kept 24 hours.
 	IdempotencyKey *GatewayIdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GatewayMCPEndSessionParams defines parameters for GatewayMCPEndSession.
+type GatewayMCPEndSessionParams struct {
+	// XRequestId A ULID or UUID of at most 64 characters is echoed back; any other value (longer,
+	// or of another form) is not refused but replaced by a new ULID.
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+
+	// McpSessionId The session id initialize answered with; required on every later request.
+	McpSessionId *GatewayMCPSessionId `json:"Mcp-Session-Id,omitempty"`
+
+	// McpProtocolVersion The protocol version negotiated by initialize.
+	McpProtocolVersion *GatewayMCPProtocolVersion `json:"Mcp-Protocol-Version,omitempty"`
+}
+
+// GatewayMCPStreamParams defines parameters for GatewayMCPStream.
+type GatewayMCPStreamParams struct {
+	// XRequestId A ULID or UUID of at most 64 characters is echoed back; any other value (longer,
+	// or of another form) is not refused but replaced by a new ULID.
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+
+	// McpSessionId The session id initialize answered with; required on every later request.
+	McpSessionId *GatewayMCPSessionId `json:"Mcp-Session-Id,omitempty"`
+
+	// McpProtocolVersion The protocol version negotiated by initialize.
+	McpProtocolVersion *GatewayMCPProtocolVersion `json:"Mcp-Protocol-Version,omitempty"`
+}
+
+// GatewayMCPMessageParams defines parameters for GatewayMCPMessage.
+type GatewayMCPMessageParams struct {
+	// XRequestId A ULID or UUID of at most 64 characters is echoed back; any other value (longer,
+	// or of another form) is not refused but replaced by a new ULID.
+	XRequestId *RequestId `json:"X-Request-Id,omitempty"`
+
+	// McpSessionId The session id initialize answered with; required on every later request.
+	McpSessionId *GatewayMCPSessionId `json:"Mcp-Session-Id,omitempty"`
+
+	// McpProtocolVersion The protocol version negotiated by initialize.
+	McpProtocolVersion *GatewayMCPProtocolVersion `json:"Mcp-Protocol-Version,omitempty"`
 }
 
 // GatewayResolveContactParams defines parameters for GatewayResolveContact.
@@ -3134,6 +3221,9 @@ type RestoreContactJSONRequestBody = EmptyActionInput
 // GatewayCreateContactJSONRequestBody defines body for GatewayCreateContact for application/json ContentType.
 type GatewayCreateContactJSONRequestBody = GatewayContactInput
 
+// GatewayMCPMessageJSONRequestBody defines body for GatewayMCPMessage for application/json ContentType.
+type GatewayMCPMessageJSONRequestBody = GatewayMCPMessage
+
 // GatewayResolveContactJSONRequestBody defines body for GatewayResolveContact for application/json ContentType.
 type GatewayResolveContactJSONRequestBody = GatewayResolveInput
 
@@ -3229,6 +3319,68 @@ type RotateWebhookEndpointSecretJSONRequestBody = RotateWebhookEndpointSecretJSO
 
 // DeliverWebhookEventJSONRequestBody defines body for DeliverWebhookEvent for application/json ContentType.
 type DeliverWebhookEventJSONRequestBody = WebhookEvent
+
+// AsGatewayMCPObject returns the union data inside the GatewayMCPMessage as a GatewayMCPObject
+func (t GatewayMCPMessage) AsGatewayMCPObject() (GatewayMCPObject, error) {
+	var body GatewayMCPObject
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGatewayMCPObject overwrites any union data inside the GatewayMCPMessage as the provided GatewayMCPObject
+func (t *GatewayMCPMessage) FromGatewayMCPObject(v GatewayMCPObject) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGatewayMCPObject performs a merge with any union data inside the GatewayMCPMessage, using the provided GatewayMCPObject
+func (t *GatewayMCPMessage) MergeGatewayMCPObject(v GatewayMCPObject) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGatewayMCPMessage1 returns the union data inside the GatewayMCPMessage as a GatewayMCPMessage1
+func (t GatewayMCPMessage) AsGatewayMCPMessage1() (GatewayMCPMessage1, error) {
+	var body GatewayMCPMessage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGatewayMCPMessage1 overwrites any union data inside the GatewayMCPMessage as the provided GatewayMCPMessage1
+func (t *GatewayMCPMessage) FromGatewayMCPMessage1(v GatewayMCPMessage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGatewayMCPMessage1 performs a merge with any union data inside the GatewayMCPMessage, using the provided GatewayMCPMessage1
+func (t *GatewayMCPMessage) MergeGatewayMCPMessage1(v GatewayMCPMessage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GatewayMCPMessage) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GatewayMCPMessage) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsContactEvent returns the union data inside the WebhookEvent as a ContactEvent
 func (t WebhookEvent) AsContactEvent() (ContactEvent, error) {
@@ -3812,6 +3964,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /gateway/contacts (the `GatewayCreateContact` operationId).
 	GatewayCreateContact(ctx context.Context, params *GatewayCreateContactParams, body GatewayCreateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GatewayMCPEndSession End a session
+	//
+	// Corresponds with DELETE /gateway/mcp (the `GatewayMCPEndSession` operationId).
+	GatewayMCPEndSession(ctx context.Context, params *GatewayMCPEndSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GatewayMCPStream Open the session's event stream
+	//
+	// Corresponds with GET /gateway/mcp (the `GatewayMCPStream` operationId).
+	GatewayMCPStream(ctx context.Context, params *GatewayMCPStreamParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GatewayMCPMessageWithBody Send an MCP message
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+	GatewayMCPMessageWithBody(ctx context.Context, params *GatewayMCPMessageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GatewayMCPMessage Send an MCP message
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+	GatewayMCPMessage(ctx context.Context, params *GatewayMCPMessageParams, body GatewayMCPMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GatewayResolveContactWithBody Resolve a recipient by name
 	//
@@ -4897,6 +5073,70 @@ func (c *Client) GatewayCreateContactWithBody(ctx context.Context, params *Gatew
 // Corresponds with POST /gateway/contacts (the `GatewayCreateContact` operationId).
 func (c *Client) GatewayCreateContact(ctx context.Context, params *GatewayCreateContactParams, body GatewayCreateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGatewayCreateContactRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GatewayMCPEndSession End a session
+//
+// Corresponds with DELETE /gateway/mcp (the `GatewayMCPEndSession` operationId).
+func (c *Client) GatewayMCPEndSession(ctx context.Context, params *GatewayMCPEndSessionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGatewayMCPEndSessionRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GatewayMCPStream Open the session's event stream
+//
+// Corresponds with GET /gateway/mcp (the `GatewayMCPStream` operationId).
+func (c *Client) GatewayMCPStream(ctx context.Context, params *GatewayMCPStreamParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGatewayMCPStreamRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GatewayMCPMessageWithBody Send an MCP message
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+func (c *Client) GatewayMCPMessageWithBody(ctx context.Context, params *GatewayMCPMessageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGatewayMCPMessageRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GatewayMCPMessage Send an MCP message
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+func (c *Client) GatewayMCPMessage(ctx context.Context, params *GatewayMCPMessageParams, body GatewayMCPMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGatewayMCPMessageRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7578,6 +7818,211 @@ func NewGatewayCreateContactRequestWithBody(server string, params *GatewayCreate
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGatewayMCPEndSessionRequest constructs an http.Request for the GatewayMCPEndSession method
+func NewGatewayMCPEndSessionRequest(server string, params *GatewayMCPEndSessionParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gateway/mcp")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+		if params.McpSessionId != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Session-Id", *params.McpSessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Session-Id", headerParam1)
+		}
+
+		if params.McpProtocolVersion != nil {
+			var headerParam2 string
+
+			headerParam2, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Protocol-Version", *params.McpProtocolVersion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Protocol-Version", headerParam2)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGatewayMCPStreamRequest constructs an http.Request for the GatewayMCPStream method
+func NewGatewayMCPStreamRequest(server string, params *GatewayMCPStreamParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gateway/mcp")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+		if params.McpSessionId != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Session-Id", *params.McpSessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Session-Id", headerParam1)
+		}
+
+		if params.McpProtocolVersion != nil {
+			var headerParam2 string
+
+			headerParam2, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Protocol-Version", *params.McpProtocolVersion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Protocol-Version", headerParam2)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGatewayMCPMessageRequest calls the generic GatewayMCPMessage builder with application/json body
+func NewGatewayMCPMessageRequest(server string, params *GatewayMCPMessageParams, body GatewayMCPMessageJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewGatewayMCPMessageRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewGatewayMCPMessageRequestWithBody constructs an http.Request for the GatewayMCPMessage method, with any body, and a specified content type
+func NewGatewayMCPMessageRequestWithBody(server string, params *GatewayMCPMessageParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/gateway/mcp")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XRequestId != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Request-Id", *params.XRequestId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Request-Id", headerParam0)
+		}
+
+		if params.McpSessionId != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Session-Id", *params.McpSessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Session-Id", headerParam1)
+		}
+
+		if params.McpProtocolVersion != nil {
+			var headerParam2 string
+
+			headerParam2, err = runtime.StyleParamWithOptions("simple", false, "Mcp-Protocol-Version", *params.McpProtocolVersion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Mcp-Protocol-Version", headerParam2)
 		}
 
 	}
@@ -10932,6 +11377,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /gateway/contacts (the `GatewayCreateContact` operationId).
 	GatewayCreateContactWithResponse(ctx context.Context, params *GatewayCreateContactParams, body GatewayCreateContactJSONRequestBody, reqEditors ...RequestEditorFn) (*GatewayCreateContactResponse, error)
 
+	// GatewayMCPEndSessionWithResponse End a session
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /gateway/mcp (the `GatewayMCPEndSession` operationId).
+	GatewayMCPEndSessionWithResponse(ctx context.Context, params *GatewayMCPEndSessionParams, reqEditors ...RequestEditorFn) (*GatewayMCPEndSessionResponse, error)
+
+	// GatewayMCPStreamWithResponse Open the session's event stream
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /gateway/mcp (the `GatewayMCPStream` operationId).
+	GatewayMCPStreamWithResponse(ctx context.Context, params *GatewayMCPStreamParams, reqEditors ...RequestEditorFn) (*GatewayMCPStreamResponse, error)
+
+	// GatewayMCPMessageWithBodyWithResponse Send an MCP message
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+	GatewayMCPMessageWithBodyWithResponse(ctx context.Context, params *GatewayMCPMessageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GatewayMCPMessageResponse, error)
+
+	// GatewayMCPMessageWithResponse Send an MCP message
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+	GatewayMCPMessageWithResponse(ctx context.Context, params *GatewayMCPMessageParams, body GatewayMCPMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*GatewayMCPMessageResponse, error)
+
 	// GatewayResolveContactWithBodyWithResponse Resolve a recipient by name
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -12302,6 +12775,101 @@ func (r GatewayCreateContactResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GatewayCreateContactResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GatewayMCPEndSessionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r GatewayMCPEndSessionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GatewayMCPEndSessionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GatewayMCPEndSessionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GatewayMCPStreamResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r GatewayMCPStreamResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GatewayMCPStreamResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GatewayMCPStreamResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GatewayMCPMessageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GatewayMCPMessage
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r GatewayMCPMessageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GatewayMCPMessageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GatewayMCPMessageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14530,6 +15098,58 @@ func (c *ClientWithResponses) GatewayCreateContactWithResponse(ctx context.Conte
 	return ParseGatewayCreateContactResponse(rsp)
 }
 
+// GatewayMCPEndSessionWithResponse End a session
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /gateway/mcp (the `GatewayMCPEndSession` operationId).
+func (c *ClientWithResponses) GatewayMCPEndSessionWithResponse(ctx context.Context, params *GatewayMCPEndSessionParams, reqEditors ...RequestEditorFn) (*GatewayMCPEndSessionResponse, error) {
+	rsp, err := c.GatewayMCPEndSession(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGatewayMCPEndSessionResponse(rsp)
+}
+
+// GatewayMCPStreamWithResponse Open the session's event stream
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /gateway/mcp (the `GatewayMCPStream` operationId).
+func (c *ClientWithResponses) GatewayMCPStreamWithResponse(ctx context.Context, params *GatewayMCPStreamParams, reqEditors ...RequestEditorFn) (*GatewayMCPStreamResponse, error) {
+	rsp, err := c.GatewayMCPStream(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGatewayMCPStreamResponse(rsp)
+}
+
+// GatewayMCPMessageWithBodyWithResponse Send an MCP message
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+func (c *ClientWithResponses) GatewayMCPMessageWithBodyWithResponse(ctx context.Context, params *GatewayMCPMessageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GatewayMCPMessageResponse, error) {
+	rsp, err := c.GatewayMCPMessageWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGatewayMCPMessageResponse(rsp)
+}
+
+// GatewayMCPMessageWithResponse Send an MCP message
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /gateway/mcp (the `GatewayMCPMessage` operationId).
+func (c *ClientWithResponses) GatewayMCPMessageWithResponse(ctx context.Context, params *GatewayMCPMessageParams, body GatewayMCPMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*GatewayMCPMessageResponse, error) {
+	rsp, err := c.GatewayMCPMessage(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGatewayMCPMessageResponse(rsp)
+}
+
 // GatewayResolveContactWithBodyWithResponse Resolve a recipient by name
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -16414,6 +17034,97 @@ func ParseGatewayCreateContactResponse(rsp *http.Response) (*GatewayCreateContac
 			return nil, err
 		}
 		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGatewayMCPEndSessionResponse parses an HTTP response from a GatewayMCPEndSessionWithResponse call
+func ParseGatewayMCPEndSessionResponse(rsp *http.Response) (*GatewayMCPEndSessionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GatewayMCPEndSessionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGatewayMCPStreamResponse parses an HTTP response from a GatewayMCPStreamWithResponse call
+func ParseGatewayMCPStreamResponse(rsp *http.Response) (*GatewayMCPStreamResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GatewayMCPStreamResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGatewayMCPMessageResponse parses an HTTP response from a GatewayMCPMessageWithResponse call
+func ParseGatewayMCPMessageResponse(rsp *http.Response) (*GatewayMCPMessageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GatewayMCPMessageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GatewayMCPMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 202:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

@@ -1,6 +1,7 @@
 // Package app holds ai-gateway-svc's use cases: thin calls to contacts-svc
-// and transactions-svc with the caller's internal token, and the
-// classification of a contact search.
+// and transactions-svc with the caller's internal token, the
+// classification of a contact search, and the operations (operations.go)
+// that the REST routes and the MCP tools both run.
 package app
 
 import (

@@ -1,11 +1,13 @@
 // Package httpapi is ai-gateway-svc's HTTP surface: the AI gateway routes
 // under /api/v1/gateway. Every route needs an internal token and the
 // tenant's ai_gateway flag (403 forbidden without it, before anything
-// else); each then applies its ability gate. errors.go maps the peers'
-// errors to the envelope in one place.
+// else); each then runs its operation (internal/app: ability gate, input
+// rules, the peers' errors in the envelope's terms). The MCP endpoint is
+// served here too, through Bridge.
 package httpapi
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,30 +18,26 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 )
 
-// Abilities of the routes (libs/authz's catalogue).
-const (
-	AbilityViewAnyContact = "api:view-any-contact"
-	AbilityCreateContact  = "api:create-contact"
-)
-
-// Directions of a transaction.
-const (
-	receivable = "receivable"
-	payable    = "payable"
-)
-
 // Handlers serves the routes on the use cases.
 type Handlers struct {
 	app *app.App
 }
 
 // Register mounts the routes on r behind the internal-token middleware
-// and the ai_gateway flag.
-func Register(r fiber.Router, a *app.App, v *authz.Verifier) {
+// and the ai_gateway flag; mcp, when not nil, serves the MCP endpoint
+// (/api/v1/gateway/mcp: POST, GET for the event stream, DELETE) behind the
+// same two.
+func Register(r fiber.Router, a *app.App, v *authz.Verifier, mcp http.Handler) {
 	h := &Handlers{app: a}
 	g := r.Group("/api/v1/gateway", authz.Middleware(v), requireFlag, passReplay)
-	g.Post("/resolve-contact", authz.Require(AbilityViewAnyContact), h.resolveContact)
-	g.Post("/contacts", authz.Require(AbilityCreateContact), h.createContact)
+	if mcp != nil {
+		bridge := Bridge(mcp)
+		for _, method := range []string{fiber.MethodPost, fiber.MethodGet, fiber.MethodDelete} {
+			g.Add(method, "/mcp", requireAny(app.ToolAbilities()), mcpHeaders, bridge)
+		}
+	}
+	g.Post("/resolve-contact", authz.Require(app.AbilityViewAnyContact), h.resolveContact)
+	g.Post("/contacts", authz.Require(app.AbilityCreateContact), h.createContact)
 	g.Post("/transactions/prepare", h.prepare)
 	g.Post("/transactions/:transaction/confirm", h.confirm)
 	g.Get("/transactions/:reference/status", h.status)
@@ -59,6 +57,20 @@ func requireFlag(c *fiber.Ctx) error {
 	return c.Next()
 }
 
+// requireAny answers 403 forbidden to a token that holds none of the
+// abilities: a session it opened could only fail every tool call.
+func requireAny(abilities []string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		claims := authz.ClaimsFrom(c)
+		for _, a := range abilities {
+			if claims.Has(a) {
+				return c.Next()
+			}
+		}
+		return apierr.Forbidden()
+	}
+}
+
 // passReplay tells the caller, as the owning service told the gateway,
 // that an answer under a forwarded Idempotency-Key is a replay:
 // Idempotent-Replayed and Original-Request-Id, on success and error alike.
@@ -73,13 +85,15 @@ func passReplay(c *fiber.Ctx) error {
 	return err
 }
 
-// validDirection reports whether d is receivable or payable.
-func validDirection(d string) bool { return d == receivable || d == payable }
-
 // bearer is the caller's internal token, forwarded to the peers.
 func bearer(c *fiber.Ctx) string {
 	tok, _ := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
 	return strings.Clone(tok)
+}
+
+// caller is who the request acts for.
+func caller(c *fiber.Ctx) app.Caller {
+	return app.Caller{Claims: authz.ClaimsFrom(c), Token: bearer(c)}
 }
 
 // idemKey is the caller's Idempotency-Key, forwarded to the owning service.

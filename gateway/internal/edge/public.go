@@ -152,13 +152,17 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 }
 
 // forward sends the request upstream with the given Authorization (empty:
-// none) and the X-Forwarded-* headers.
+// none) and the X-Forwarded-* headers. A client that accepts an event
+// stream (an MCP client) gets the answer streamed as the service writes it.
 func (p *public) forward(c *fiber.Ctx, upstream, authorization string) error {
 	r := proxy.Request{Upstream: upstream, Authorization: authorization}
 	if u := p.cfg.PublicBase; u != nil {
 		r.Proto, r.Host = u.Scheme, u.Host
 	} else {
 		r.Proto, r.Host = requestOrigin(c)
+	}
+	if proxy.AcceptsEventStream(c) {
+		return p.cfg.Forwarder.Stream(c, r)
 	}
 	return p.cfg.Forwarder.Forward(c, r)
 }

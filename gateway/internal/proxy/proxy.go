@@ -24,7 +24,9 @@ import (
 // Forwarder sends requests to upstreams with one pooled fasthttp client.
 type Forwarder struct {
 	client *fasthttp.Client
-	log    *slog.Logger
+	// streams serves Stream: event streams outlive fasthttp's read timeout.
+	streams *http.Client
+	log     *slog.Logger
 }
 
 // Options tune a Forwarder.
@@ -46,7 +48,7 @@ func NewForwarder(opts Options) *Forwarder {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Forwarder{log: opts.Logger, client: &fasthttp.Client{
+	return &Forwarder{log: opts.Logger, streams: newStreamClient(opts), client: &fasthttp.Client{
 		NoDefaultUserAgentHeader: true,
 		MaxConnsPerHost:          1024,
 		MaxIdleConnDuration:      30 * time.Second,

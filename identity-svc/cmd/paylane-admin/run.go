@@ -17,6 +17,7 @@ const usage = `usage: paylane-admin [--config FILE] [--admin-url URL] [--admin-t
 commands:
   tenants create --name N [--currency USD] [--region US] [--sms-number +1...]
                  [--ai-gateway] [--opt-in] [--api-rpm N] [--batch-rpm N] [--batches-in-flight N]
+                 [--ai-max-amount N] [--ai-daily-amount N]
   tenants update ID [same flags; a limit of 0 restores the deployment default]
   tenants list [--page N] [--per-page N]
   tenants show ID

@@ -33,6 +33,7 @@ type tenantFlags struct {
 	name, currency, region, smsNumber string
 	aiGateway, optIn                  bool
 	apiRPM, batchRPM, batchesInFlight int
+	aiMaxAmount, aiDailyAmount        int64
 }
 
 func newTenantFlags(name string) *tenantFlags {
@@ -46,6 +47,8 @@ func newTenantFlags(name string) *tenantFlags {
 	f.fs.IntVar(&f.apiRPM, "api-rpm", 0, "API requests per minute per token (0: deployment default)")
 	f.fs.IntVar(&f.batchRPM, "batch-rpm", 0, "batch submissions per minute (0: deployment default)")
 	f.fs.IntVar(&f.batchesInFlight, "batches-in-flight", 0, "batches in flight (0: deployment default)")
+	f.fs.Int64Var(&f.aiMaxAmount, "ai-max-amount", 0, "AI gateway: largest transaction, minor units (0: none)")
+	f.fs.Int64Var(&f.aiDailyAmount, "ai-daily-amount", 0, "AI gateway: confirmed per UTC day, minor units (0: none)")
 	return f
 }
 
@@ -82,6 +85,12 @@ func (f *tenantFlags) input() client.TenantInput {
 	limits.APIRequestsPerMinute = num("api-rpm", &f.apiRPM)
 	limits.BatchSubmissionsPerMinute = num("batch-rpm", &f.batchRPM)
 	limits.BatchesInFlight = num("batches-in-flight", &f.batchesInFlight)
+	if isSet(f.fs, "ai-max-amount") {
+		limits.AIMaxAmount = &f.aiMaxAmount
+	}
+	if isSet(f.fs, "ai-daily-amount") {
+		limits.AIDailyAmount = &f.aiDailyAmount
+	}
 	if limits != (client.LimitsInput{}) {
 		in.Limits = &limits
 	}

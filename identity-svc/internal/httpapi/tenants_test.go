@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,6 +96,8 @@ func TestCreateTenantRejects(t *testing.T) {
 		{"sms number taken", `{"name":"A","sms_number":"+15550001111"}`, 422, "validation_failed", []string{"sms_number"}},
 		{"zero limit", `{"name":"A","limits":{"batches_in_flight":0}}`, 422, "validation_failed", []string{"limits.batches_in_flight"}},
 		{"limit of the wrong type", `{"name":"A","limits":{"api_requests_per_minute":"lots"}}`, 422, "validation_failed", []string{"limits.api_requests_per_minute"}},
+		{"ai guardrails not positive", `{"name":"A","limits":{"ai_max_amount":0,"ai_daily_amount":-5}}`, 422, "validation_failed", []string{"limits.ai_daily_amount", "limits.ai_max_amount"}},
+		{"ai guardrail not an integer", `{"name":"A","limits":{"ai_max_amount":10.5}}`, 422, "validation_failed", []string{"limits.ai_max_amount"}},
 		{"unknown field", `{"name":"A","colour":"red"}`, 422, "validation_failed", []string{"colour"}},
 		{"unknown nested field", `{"name":"A","flags":{"beta":true}}`, 422, "validation_failed", []string{"flags.beta"}},
 		{"not an object", `["A"]`, 422, "validation_failed", nil},
@@ -110,6 +113,27 @@ func TestCreateTenantRejects(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAIGuardrails sets, reads and removes a tenant's AI gateway
+// guardrails: minor units, null meaning none; token introspection carries
+// them in the claims' limits.
+func TestAIGuardrails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.createTenant(t, `{"name":"Acme","limits":{"ai_max_amount":50000}}`)
+	r := e.call(t, http.MethodPatch, "/admin/v1/tenants/"+id, `{"limits":{"ai_daily_amount":120000}}`)
+	expect(t, r, http.StatusOK, "")
+	var got client.Tenant
+	r.data(t, &got)
+	if got.Limits.AIMaxAmount == nil || *got.Limits.AIMaxAmount != 50000 || got.Limits.AIDailyAmount == nil || *got.Limits.AIDailyAmount != 120000 {
+		t.Fatalf("limits %+v, want ai_max_amount 50000 and ai_daily_amount 120000", got.Limits)
+	}
+	r = e.call(t, http.MethodPatch, "/admin/v1/tenants/"+id, `{"limits":{"ai_max_amount":null}}`)
+	expect(t, r, http.StatusOK, "")
+	if !strings.Contains(string(r.body), `"ai_max_amount":null`) || !strings.Contains(string(r.body), `"ai_daily_amount":120000`) {
+		t.Fatalf("after removing ai_max_amount: %s", r.body)
 	}
 }
 

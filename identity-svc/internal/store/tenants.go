@@ -20,6 +20,7 @@ func tenantColumns(a string) string {
 	return strings.ReplaceAll(`$.id, $.name, $.default_currency, $.default_region, coalesce($.sms_number, ''),
 	$.ai_gateway, $.opt_in, coalesce($.api_requests_per_minute, 0),
 	coalesce($.batch_submissions_per_minute, 0), coalesce($.batches_in_flight, 0),
+	coalesce($.ai_max_amount, 0), coalesce($.ai_daily_amount, 0),
 	$.created_at, $.updated_at`, "$", a)
 }
 
@@ -36,15 +37,17 @@ func tenantFields(t *tenant.Tenant) []any {
 	return []any{&t.ID, &t.Name, &t.DefaultCurrency, &t.DefaultRegion, &t.SMSNumber,
 		&t.Flags.AIGateway, &t.Flags.OptIn, &t.Limits.APIRequestsPerMinute,
 		&t.Limits.BatchSubmissionsPerMinute, &t.Limits.BatchesInFlight,
+		&t.Limits.AIMaxAmount, &t.Limits.AIDailyAmount,
 		&t.CreatedAt, &t.UpdatedAt}
 }
 
 // tenantArgs are the values of the mutable columns, in the order the
-// insert and update statements use ($2..$10).
+// insert and update statements use ($2..$12).
 func tenantArgs(t tenant.Tenant) []any {
 	return []any{t.Name, t.DefaultCurrency, t.DefaultRegion, t.SMSNumber,
 		t.Flags.AIGateway, t.Flags.OptIn, t.Limits.APIRequestsPerMinute,
-		t.Limits.BatchSubmissionsPerMinute, t.Limits.BatchesInFlight}
+		t.Limits.BatchSubmissionsPerMinute, t.Limits.BatchesInFlight,
+		t.Limits.AIMaxAmount, t.Limits.AIDailyAmount}
 }
 
 // CreateTenant inserts a tenant and announces it with tenant.updated.
@@ -57,9 +60,9 @@ func (s *Store) CreateTenant(ctx context.Context, t tenant.Tenant) (tenant.Tenan
 		created, err = scanTenant(tx.QueryRow(ctx, `
 			INSERT INTO tenants (id, name, default_currency, default_region, sms_number,
 				ai_gateway, opt_in, api_requests_per_minute, batch_submissions_per_minute,
-				batches_in_flight, created_at, updated_at)
+				batches_in_flight, ai_max_amount, ai_daily_amount, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, nullif($8, 0), nullif($9, 0),
-				nullif($10, 0), $11, $11)
+				nullif($10, 0), nullif($11::bigint, 0), nullif($12::bigint, 0), $13, $13)
 			RETURNING `+tenantColumns("tenants"), args...))
 		if err != nil {
 			return tenantWriteError(err)
@@ -132,7 +135,8 @@ func (s *Store) UpdateTenant(ctx context.Context, id string, change func(tenant.
 			UPDATE tenants SET name = $2, default_currency = $3, default_region = $4,
 				sms_number = nullif($5, ''), ai_gateway = $6, opt_in = $7,
 				api_requests_per_minute = nullif($8, 0), batch_submissions_per_minute = nullif($9, 0),
-				batches_in_flight = nullif($10, 0), updated_at = $11
+				batches_in_flight = nullif($10, 0), ai_max_amount = nullif($11::bigint, 0),
+				ai_daily_amount = nullif($12::bigint, 0), updated_at = $13
 			WHERE id = $1
 			RETURNING `+tenantColumns("tenants"), args...))
 		if err != nil {

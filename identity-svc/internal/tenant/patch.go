@@ -31,9 +31,11 @@ type FlagsPatch struct {
 // LimitsPatch is a partial update of the limit overrides; null restores the
 // deployment default.
 type LimitsPatch struct {
-	APIRequestsPerMinute      Nullable[int] `json:"api_requests_per_minute"`
-	BatchSubmissionsPerMinute Nullable[int] `json:"batch_submissions_per_minute"`
-	BatchesInFlight           Nullable[int] `json:"batches_in_flight"`
+	APIRequestsPerMinute      Nullable[int]   `json:"api_requests_per_minute"`
+	BatchSubmissionsPerMinute Nullable[int]   `json:"batch_submissions_per_minute"`
+	BatchesInFlight           Nullable[int]   `json:"batches_in_flight"`
+	AIMaxAmount               Nullable[int64] `json:"ai_max_amount"`
+	AIDailyAmount             Nullable[int64] `json:"ai_daily_amount"`
 }
 
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
@@ -63,6 +65,8 @@ func (p Patch) Validate(creating bool) map[string][]string {
 	v.limit("limits.api_requests_per_minute", p.Limits.APIRequestsPerMinute)
 	v.limit("limits.batch_submissions_per_minute", p.Limits.BatchSubmissionsPerMinute)
 	v.limit("limits.batches_in_flight", p.Limits.BatchesInFlight)
+	v.amount("limits.ai_max_amount", p.Limits.AIMaxAmount)
+	v.amount("limits.ai_daily_amount", p.Limits.AIDailyAmount)
 	return v.result()
 }
 
@@ -102,6 +106,8 @@ func (p Patch) Apply(t Tenant) Tenant {
 	setLimit(&t.Limits.APIRequestsPerMinute, p.Limits.APIRequestsPerMinute)
 	setLimit(&t.Limits.BatchSubmissionsPerMinute, p.Limits.BatchSubmissionsPerMinute)
 	setLimit(&t.Limits.BatchesInFlight, p.Limits.BatchesInFlight)
+	setLimit(&t.Limits.AIMaxAmount, p.Limits.AIMaxAmount)
+	setLimit(&t.Limits.AIDailyAmount, p.Limits.AIDailyAmount)
 	return t
 }
 
@@ -111,7 +117,7 @@ func setBool(dst *bool, n Nullable[bool]) {
 	}
 }
 
-func setLimit(dst *int, n Nullable[int]) {
+func setLimit[T int | int64](dst *T, n Nullable[T]) {
 	switch {
 	case n.Null:
 		*dst = 0
@@ -133,6 +139,13 @@ func (v validation) boolean(field string, n Nullable[bool]) {
 func (v validation) limit(field string, n Nullable[int]) {
 	if n.Present() && (n.Value < 1 || n.Value > MaxLimit) {
 		v.add(field, fmt.Sprintf("The %s field must be a positive integer no greater than %d.", field, MaxLimit))
+	}
+}
+
+// amount checks a guardrail in minor units; null removes it.
+func (v validation) amount(field string, n Nullable[int64]) {
+	if n.Present() && (n.Value < 1 || n.Value > MaxAIAmount) {
+		v.add(field, fmt.Sprintf("The %s field must be a positive integer amount in minor units no greater than %d, or null for none.", field, int64(MaxAIAmount)))
 	}
 }
 

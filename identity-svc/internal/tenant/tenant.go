@@ -22,6 +22,8 @@ const (
 	MaxNameLength = 120
 	// MaxLimit bounds every limit override; anything larger is a typo.
 	MaxLimit = 1_000_000
+	// MaxAIAmount bounds the AI gateway's guardrails (minor units).
+	MaxAIAmount = 1_000_000_000_000
 )
 
 // ErrNotFound is returned when no tenant has the requested id.
@@ -38,10 +40,16 @@ type Flags struct {
 }
 
 // Limits are the tenant's limit overrides; zero means the deployment default.
+// The AI gateway's guardrails (minor units) have no default: zero is none.
 type Limits struct {
 	APIRequestsPerMinute      int
 	BatchSubmissionsPerMinute int
 	BatchesInFlight           int
+	// AIMaxAmount bounds one transaction prepared through the AI gateway.
+	AIMaxAmount int64
+	// AIDailyAmount bounds the sum of the AI gateway transactions
+	// confirmed in one UTC day.
+	AIDailyAmount int64
 }
 
 // Effective returns the limits with every zero replaced by the deployment
@@ -51,6 +59,8 @@ func (l Limits) Effective() Limits {
 		APIRequestsPerMinute:      orDefault(l.APIRequestsPerMinute, DefaultAPIRequestsPerMinute),
 		BatchSubmissionsPerMinute: orDefault(l.BatchSubmissionsPerMinute, DefaultBatchSubmissionsPerMinute),
 		BatchesInFlight:           orDefault(l.BatchesInFlight, DefaultBatchesInFlight),
+		AIMaxAmount:               l.AIMaxAmount,
+		AIDailyAmount:             l.AIDailyAmount,
 	}
 }
 

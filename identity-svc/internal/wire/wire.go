@@ -52,7 +52,17 @@ func Limits(l tenant.Limits) authz.Limits {
 		APIRequestsPerMinute:      l.APIRequestsPerMinute,
 		BatchSubmissionsPerMinute: l.BatchSubmissionsPerMinute,
 		BatchesInFlight:           l.BatchesInFlight,
+		AIMaxAmount:               amountOrNil(l.AIMaxAmount),
+		AIDailyAmount:             amountOrNil(l.AIDailyAmount),
 	}
+}
+
+// amountOrNil renders an AI gateway guardrail: 0 (none) as null.
+func amountOrNil(v int64) *int64 {
+	if v <= 0 {
+		return nil
+	}
+	return &v
 }
 
 // Token renders a stored token, never its secret.

@@ -24,6 +24,10 @@ type Scope struct {
 	Currency string
 	Region   string
 	Token    string
+	// AIMaxAmount and AIDailyAmount are the tenant's AI gateway
+	// guardrails in minor units (0: none).
+	AIMaxAmount   int64
+	AIDailyAmount int64
 }
 
 // Contact is what transactions-svc keeps of a contact: its id and the

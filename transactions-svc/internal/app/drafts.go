@@ -26,7 +26,8 @@ const draftLink = "[secure link]"
 
 // Prepare stores a draft receivable or payable for the AI gateway: nothing
 // is sent; an unconfirmed draft expires after 24 hours. Its input is the
-// single-create body, send_at included (kept for the confirmation).
+// single-create body, send_at included (kept for the confirmation). An
+// amount above the tenant's AI guardrails is an *AILimitError.
 func (a *App) Prepare(ctx context.Context, scope Scope, d txn.Direction, in txn.Input) (txn.Item, Preview, error) {
 	var out txn.Item
 	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
@@ -37,6 +38,9 @@ func (a *App) Prepare(ctx context.Context, scope Scope, d txn.Direction, in txn.
 		now := a.Now()
 		f, err := txn.ValidateCreate(in, txn.Rules{Now: now, DefaultCurrency: scope.Currency, Definitions: fielddef.NewSet(defs)})
 		if err != nil {
+			return err
+		}
+		if err := checkAILimits(ctx, tx, scope, f.Amount, now, false); err != nil {
 			return err
 		}
 		contact, err := a.resolve(ctx, scope, in)
@@ -67,6 +71,8 @@ func (a *App) preview(it txn.Item) Preview {
 // Confirm sends or schedules a draft (AI-gateway confirm): pending with its
 // link sent, or scheduled when its send_at (sendAt when given, RFC 3339,
 // in the future) is in the future. A non-draft is 422 invalid_transition.
+// The tenant's AI guardrails are checked again under its AI day lock, and
+// the confirm is recorded in the day's sum in the same transaction.
 func (a *App) Confirm(ctx context.Context, scope Scope, transactionID string, sendAt *string) (txn.Item, error) {
 	if err := checkID(transactionID); err != nil {
 		return txn.Item{}, err
@@ -77,11 +83,17 @@ func (a *App) Confirm(ctx context.Context, scope Scope, transactionID string, se
 		if err != nil {
 			return err
 		}
+		now := a.Now()
+		if it.Status == txn.Draft {
+			if err := checkAILimits(ctx, tx, scope, it.Amount, now, true); err != nil {
+				return err
+			}
+		}
 		if err := a.confirm(ctx, tx, &it, sendAt); err != nil {
 			return err
 		}
 		out = it
-		return nil
+		return tx.RecordAIConfirmation(ctx, it.TransactionID, it.Amount, now)
 	})
 	return out, err
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/paylane/paylane/libs/apierr"
@@ -20,6 +21,7 @@ func apiError(err error) error {
 		ve *verr.Error
 		te *txn.TransitionError
 		ae *apierr.Error
+		le *app.AILimitError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -28,6 +30,8 @@ func apiError(err error) error {
 		return apierr.Validation(ve.Fields)
 	case errors.As(err, &te):
 		return apierr.InvalidTransition(string(te.From), string(te.To))
+	case errors.As(err, &le):
+		return aiLimitError(le)
 	case errors.Is(err, txn.ErrNotFound), errors.Is(err, fielddef.ErrNotFound), errors.Is(err, campaign.ErrNotFound):
 		return apierr.NotFound()
 	case errors.Is(err, txn.ErrAlreadyPaid):
@@ -45,4 +49,17 @@ func apiError(err error) error {
 		return e
 	}
 	return err
+}
+
+// aiLimitError renders a guardrail refusal: 422 ai_limit_exceeded naming
+// the limit, with what an agent needs to explain it or to retry with less.
+func aiLimitError(le *app.AILimitError) *apierr.Error {
+	msg := fmt.Sprintf("The amount %d exceeds the tenant's AI gateway limit limits.%s (%d per transaction).", le.Amount, le.Limit, le.Max)
+	details := map[string]any{"limit": le.Limit, "max": le.Max, "amount": le.Amount}
+	if le.Limit == app.LimitAIDailyAmount {
+		msg = fmt.Sprintf("The amount %d with the %d already confirmed today (UTC) exceeds the tenant's AI gateway limit limits.%s (%d per day).",
+			le.Amount, le.ConfirmedToday, le.Limit, le.Max)
+		details["confirmed_today"] = le.ConfirmedToday
+	}
+	return &apierr.Error{Status: http.StatusUnprocessableEntity, Code: apierr.CodeAILimitExceeded, Message: msg, Details: details}
 }

@@ -17,6 +17,12 @@ func scope(c *fiber.Ctx) app.Scope {
 	s := app.Scope{}
 	if claims != nil {
 		s.TenantID, s.Currency, s.Region = claims.TenantID, claims.Currency, claims.Region
+		if l := claims.Limits.AIMaxAmount; l != nil {
+			s.AIMaxAmount = *l
+		}
+		if l := claims.Limits.AIDailyAmount; l != nil {
+			s.AIDailyAmount = *l
+		}
 	}
 	if _, token, ok := strings.Cut(c.Get(fiber.HeaderAuthorization), " "); ok {
 		s.Token = strings.Clone(strings.TrimSpace(token))

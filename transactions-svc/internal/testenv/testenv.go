@@ -100,6 +100,18 @@ func (e *Env) Token(t testing.TB, tenant string, abilities ...string) string {
 	return tok
 }
 
+// TokenWithLimits mints an internal token of tenant with every ability and
+// the tenant limits l (the AI gateway's guardrails travel there).
+func (e *Env) TokenWithLimits(t testing.TB, tenant string, l authz.Limits) string {
+	t.Helper()
+	tok, _, err := e.Signer.Sign(authz.Claims{TenantID: tenant, TokenID: 1, Abilities: authz.All(), Limits: l,
+		Currency: "USD", Region: "US"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
 // Response is an answer of the service.
 type Response struct {
 	Status int

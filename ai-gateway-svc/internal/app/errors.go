@@ -1,4 +1,4 @@
-package httpapi
+package app
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 // unavailableRetryAfter is the Retry-After of a 503 (seconds).
 const unavailableRetryAfter = 5
 
-// apiError maps a peer's error to the API error it renders as: a 4xx answer
+// APIError maps a peer's error to the API error it renders as: a 4xx answer
 // passes through with its status, code, message and details; a 5xx answer,
 // an open circuit breaker or a peer that cannot be reached is 503
 // service_unavailable. The caller giving up passes through unchanged.
-func apiError(err error) error {
+func APIError(err error) error {
 	var ce *contacts.Error
 	var te *transactions.Error
 	switch {

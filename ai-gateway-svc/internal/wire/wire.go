@@ -1,4 +1,6 @@
-package httpapi
+// Package wire renders the AI gateway's answers: the data of its REST
+// routes, which its MCP tools return as their structured content.
+package wire
 
 import (
 	"encoding/json"
@@ -10,14 +12,14 @@ import (
 	"github.com/paylane/paylane/libs/apitime"
 )
 
-// resolution is the answer of resolve-contact (contract section 11).
-type resolution struct {
+// Resolution is the answer of resolve-contact (contract section 11).
+type Resolution struct {
 	Status     string      `json:"status"`
-	Candidates []candidate `json:"candidates"`
+	Candidates []Candidate `json:"candidates"`
 }
 
-// candidate is one contact a resolution found.
-type candidate struct {
+// Candidate is one contact a resolution found.
+type Candidate struct {
 	ContactID  string  `json:"contact_id"`
 	FirstName  *string `json:"first_name"`
 	LastName   *string `json:"last_name"`
@@ -25,17 +27,18 @@ type candidate struct {
 	Score      float64 `json:"score"`
 }
 
-func newResolution(r app.Resolution) resolution {
-	out := resolution{Status: r.Status, Candidates: make([]candidate, len(r.Candidates))}
+// NewResolution renders a resolution.
+func NewResolution(r app.Resolution) Resolution {
+	out := Resolution{Status: r.Status, Candidates: make([]Candidate, len(r.Candidates))}
 	for i, c := range r.Candidates {
-		out.Candidates[i] = candidate{ContactID: c.ContactID, FirstName: c.FirstName, LastName: c.LastName,
+		out.Candidates[i] = Candidate{ContactID: c.ContactID, FirstName: c.FirstName, LastName: c.LastName,
 			PhoneLast4: c.PhoneLast4, Score: c.Score}
 	}
 	return out
 }
 
-// contact is a created contact as the contacts API shows it.
-type contact struct {
+// Contact is a created contact as the contacts API shows it.
+type Contact struct {
 	ID           string                     `json:"id"`
 	ExternalID   *string                    `json:"external_id"`
 	FirstName    *string                    `json:"first_name"`
@@ -48,15 +51,16 @@ type contact struct {
 	UpdatedAt    string                     `json:"updated_at"`
 }
 
-func newContact(c *contacts.Contact) contact {
-	return contact{ID: c.ID, ExternalID: c.ExternalID, FirstName: c.FirstName, LastName: c.LastName, Phone: c.Phone,
+// NewContact renders a created contact.
+func NewContact(c *contacts.Contact) Contact {
+	return Contact{ID: c.ID, ExternalID: c.ExternalID, FirstName: c.FirstName, LastName: c.LastName, Phone: c.Phone,
 		PhoneID: c.PhoneID, Email: c.Email, CustomFields: orEmpty(c.CustomFields),
 		CreatedAt: apitime.Format(c.CreatedAt), UpdatedAt: apitime.Format(c.UpdatedAt)}
 }
 
-// draft is the answer of prepare (contract section 11): receivable_id or
+// Draft is the answer of prepare (contract section 11): receivable_id or
 // payable_id by direction.
-type draft struct {
+type Draft struct {
 	TransactionID string               `json:"transaction_id"`
 	ReceivableID  *string              `json:"receivable_id,omitempty"`
 	PayableID     *string              `json:"payable_id,omitempty"`
@@ -65,7 +69,22 @@ type draft struct {
 	ExpiresAt     string               `json:"expires_at"`
 }
 
-func newDraft(d *transactions.Draft) draft {
-	return draft{TransactionID: d.TransactionID, ReceivableID: d.ReceivableID, PayableID: d.PayableID,
+// NewDraft renders a prepared draft.
+func NewDraft(d *transactions.Draft) Draft {
+	return Draft{TransactionID: d.TransactionID, ReceivableID: d.ReceivableID, PayableID: d.PayableID,
 		Status: d.Status, Preview: d.Preview, ExpiresAt: d.ExpiresAt}
+}
+
+// Confirmed is the answer of confirm.
+type Confirmed struct {
+	TransactionID string `json:"transaction_id"`
+	Status        string `json:"status"`
+}
+
+// orEmpty keeps a nil map from rendering as null.
+func orEmpty(m map[string]json.RawMessage) map[string]json.RawMessage {
+	if m == nil {
+		return map[string]json.RawMessage{}
+	}
+	return m
 }
