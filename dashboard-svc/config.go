@@ -32,6 +32,9 @@ type Config struct {
 	// IdentityURL is identity-svc's base URL: users, sign-in, tokens
 	// (IDENTITY_URL, by libs/discovery).
 	IdentityURL string
+	// TransactionsURL is transactions-svc's base URL: the overview's counts
+	// (TRANSACTIONS_URL, by libs/discovery).
+	TransactionsURL string
 	// ServiceSecret opens identity-svc's service-to-service routes (SERVICE_SECRET).
 	ServiceSecret string
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
@@ -64,6 +67,7 @@ func ConfigFromEnv() (Config, error) {
 		MigrateDatabaseURL: os.Getenv("MIGRATE_DATABASE_URL"),
 		DBMaxConns:         DefaultDBMaxConns,
 		IdentityURL:        envconf.Or(discovery.EnvVar("identity-svc"), discovery.DefaultURL("identity-svc")),
+		TransactionsURL:    envconf.Or(discovery.EnvVar("transactions-svc"), discovery.DefaultURL("transactions-svc")),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 	}
 	var errs []error
@@ -93,6 +97,7 @@ func (c Config) Validate() error {
 	need(c.DatabaseURL != "", "DATABASE_URL is required")
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
 	need(envconf.IsHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
+	need(envconf.IsHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
 	need(len(c.ServiceSecret) >= minSecretLength, fmt.Sprintf("SERVICE_SECRET is required (at least %d characters)", minSecretLength))
 	return errors.Join(errs...)
 }

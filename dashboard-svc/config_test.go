@@ -8,7 +8,7 @@ import (
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	good := Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 1,
-		IdentityURL: "http://identity-svc:8080", ServiceSecret: "0123456789abcdef"}
+		IdentityURL: "http://identity-svc:8080", TransactionsURL: "http://transactions-svc:8080", ServiceSecret: "0123456789abcdef"}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("Validate(good) = %v", err)
 	}
@@ -20,6 +20,7 @@ func TestValidate(t *testing.T) {
 		{"no database", func(c *Config) { c.DatabaseURL = "" }, "DATABASE_URL"},
 		{"short secret", func(c *Config) { c.ServiceSecret = "short" }, "SERVICE_SECRET"},
 		{"bad identity url", func(c *Config) { c.IdentityURL = "identity-svc" }, "IDENTITY_URL"},
+		{"bad transactions url", func(c *Config) { c.TransactionsURL = "" }, "TRANSACTIONS_URL"},
 		{"no pool", func(c *Config) { c.DBMaxConns = 0 }, "DB_MAX_CONNS"},
 	}
 	for _, tc := range tests {

@@ -3,15 +3,19 @@ module github.com/paylane/paylane/dashboard-svc
 go 1.26.8
 
 replace (
+	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 )
 
 require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/identity-svc v0.0.0-00010101000000-000000000000
+	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc v0.0.0
 )
 
 require (
@@ -44,13 +48,19 @@ require (
 	github.com/mitchellh/go-homedir v1.1.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
+	github.com/segmentio/kafka-go v0.4.51 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
+	github.com/sony/gobreaker/v2 v2.4.0 // indirect
+	github.com/twmb/franz-go v1.22.2 // indirect
+	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // indirect
+	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	identity "github.com/paylane/paylane/identity-svc/client"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 
 	"github.com/paylane/paylane/dashboard-svc/internal/store"
 	"github.com/paylane/paylane/dashboard-svc/internal/web"
@@ -59,7 +60,8 @@ func Run(ctx context.Context, cfg Config) error {
 	ident := identity.NewWithSecret(strings.TrimRight(cfg.IdentityURL, "/"), cfg.ServiceSecret,
 		&http.Client{Timeout: peerTimeout}).WithService(serviceName)
 	reg := obs.NewRegistry()
-	app, err := web.New(web.Options{Identity: ident, Sessions: sessions, Log: log})
+	txns := transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), &http.Client{Timeout: peerTimeout})
+	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Sessions: sessions, Log: log})
 	if err != nil {
 		return err
 	}

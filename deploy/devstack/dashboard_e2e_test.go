@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -33,6 +34,24 @@ func TestDashboardInChromium(t *testing.T) {
 	shots := screenshotDir(t)
 	base := info.GatewayURL + "/dashboard"
 
+	// Two pending receivables for the overview.
+	contact := e.send(t, http.MethodPost, "/api/v1/contacts", info.DemoToken, map[string]any{"first_name": "Ada", "phone": "+14155550199"}, nil)
+	e.expectStatus(t, contact, http.StatusCreated)
+	var created struct {
+		Data struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(contact.body, &created); err != nil {
+		t.Fatal(err)
+	}
+	const pending = 2
+	for i := range pending {
+		r := e.send(t, http.MethodPost, "/api/v1/receivables", info.DemoToken,
+			map[string]any{"contact_id": created.Data.ID, "amount": 4200 + i, "description": "Invoice"}, nil)
+		e.expectStatus(t, r, http.StatusCreated)
+	}
+
 	// Without a session every page sends the browser to sign-in.
 	b.navigate(t, base+"/tokens")
 	if url := b.eval(t, `location.pathname`); url != "/dashboard/sign-in" {
@@ -51,7 +70,7 @@ func TestDashboardInChromium(t *testing.T) {
 	b.navigate(t, dev.SetPasswordURL)
 	shots.take(t, b, "set-password")
 	b.submit(t, fillJS(map[string]string{"password": devPassword, "password_confirmation": devPassword}, "button[type=submit]"))
-	if path := b.eval(t, `location.pathname`); path != "/dashboard/tokens" {
+	if path := b.eval(t, `location.pathname`); path != "/dashboard/overview" {
 		t.Fatalf("after setting the password the browser is at %s:\n%s", path, b.eval(t, `document.body.innerText`))
 	}
 
@@ -61,9 +80,15 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Fatalf("after sign-out:\n%s", text)
 	}
 	b.submit(t, fillJS(map[string]string{"email": "dev@demo.paylane.test", "password": devPassword}, "button[type=submit]"))
-	if path := b.eval(t, `location.pathname`); path != "/dashboard/tokens" {
+	if path := b.eval(t, `location.pathname`); path != "/dashboard/overview" {
 		t.Fatalf("after sign-in the browser is at %s", path)
 	}
+	// The overview counts what the API holds, read with the developer's rights.
+	if text := b.eval(t, `document.body.innerText`); !strings.Contains(text, "Receivables") || !strings.Contains(text, "Payables") ||
+		!strings.Contains(text, fmt.Sprintf("%d in all", pending)) {
+		t.Fatalf("the overview shows:\n%s", text)
+	}
+	shots.take(t, b, "overview")
 
 	// The form offers exactly the developer role's API abilities.
 	b.navigate(t, base+"/tokens/new")

@@ -260,12 +260,15 @@ func dashboardConfig(d deps) dashboardsvc.Config {
 		MigrateDatabaseURL: d.ownerDSN,
 		DBMaxConns:         10,
 		IdentityURL:        d.identityURL,
+		TransactionsURL:    d.urls["transactions"],
 		ServiceSecret:      d.secrets.ServiceSecret,
 	}
 }
 
 func dashboardEnv(d deps) []string {
-	return append(commonEnv(d), "SERVICE_SECRET="+d.secrets.ServiceSecret)
+	return append(commonEnv(d),
+		"TRANSACTIONS_URL="+d.urls["transactions"],
+		"SERVICE_SECRET="+d.secrets.ServiceSecret)
 }
 
 // loopbackOnly lets the local stack deliver webhooks to receivers on this

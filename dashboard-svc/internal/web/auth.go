@@ -71,9 +71,13 @@ func (a *App) signOut(c *fiber.Ctx) error {
 	return c.Redirect(Base+"/sign-in?notice=signed-out", http.StatusSeeOther)
 }
 
-// home is the first page after sign-in: API tokens for those who manage
-// them, the account page for the others.
+// home is the first page after sign-in: the overview for those who read
+// receivables or payables, else API tokens for those who manage them, else
+// the account page.
 func (a *App) home(c *fiber.Ctx) error {
+	if canOverview(currentUser(c).Abilities) {
+		return c.Redirect(Base+"/overview", http.StatusFound)
+	}
 	if (page{User: currentUser(c)}).Can(abilityManageTokens) {
 		return c.Redirect(Base+"/tokens", http.StatusFound)
 	}

@@ -49,6 +49,13 @@ var funcs = template.FuncMap{
 	},
 	"date":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
 	"short": func(a string) string { return strings.TrimPrefix(a, "api:") },
+	"label": func(s string) string {
+		s = strings.ReplaceAll(s, "_", " ")
+		if s == "" {
+			return s
+		}
+		return strings.ToUpper(s[:1]) + s[1:]
+	},
 }
 
 // parsePages parses every page with the layout: one template set per page.

@@ -38,6 +38,7 @@ type Identity interface {
 	CreateUserToken(ctx context.Context, tenantID, userID, name string, abilities []string) (*identity.NewToken, error)
 	Tokens(ctx context.Context, tenantID string, opts identity.ListOptions) (*identity.TokenPage, error)
 	RevokeToken(ctx context.Context, tenantID string, id int64) error
+	UserToken(ctx context.Context, tenantID, userID string) (string, error)
 }
 
 // Sessions is the session store (internal/store).
@@ -50,21 +51,23 @@ type Sessions interface {
 
 // Options are the dependencies of the pages.
 type Options struct {
-	Identity Identity
-	Sessions Sessions
-	Log      *slog.Logger
+	Identity     Identity
+	Transactions Transactions
+	Sessions     Sessions
+	Log          *slog.Logger
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
 
 // App serves the dashboard.
 type App struct {
-	fiber    *fiber.App
-	identity Identity
-	sessions Sessions
-	log      *slog.Logger
-	now      func() time.Time
-	pages    map[string]*template.Template
+	fiber        *fiber.App
+	identity     Identity
+	transactions Transactions
+	sessions     Sessions
+	log          *slog.Logger
+	now          func() time.Time
+	pages        map[string]*template.Template
 }
 
 // Base is the path every page lives under.
@@ -75,7 +78,7 @@ const maxForm = 64 << 10
 
 // New builds the app and its routes.
 func New(o Options) (*App, error) {
-	a := &App{identity: o.Identity, sessions: o.Sessions, log: o.Log, now: o.Now}
+	a := &App{identity: o.Identity, transactions: o.Transactions, sessions: o.Sessions, log: o.Log, now: o.Now}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -116,6 +119,7 @@ func (a *App) routes() {
 	in := r.Group("", a.requireSession, a.sessionCSRF)
 	in.Get("/", a.home)
 	in.Post("/sign-out", a.signOut)
+	in.Get("/overview", a.overviewPage)
 	in.Get("/account", a.accountPage)
 	in.Post("/account/password", a.changePassword)
 	in.Get("/tokens", a.requireAbility(abilityManageTokens), a.tokensPage)

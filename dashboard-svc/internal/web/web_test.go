@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +33,23 @@ type env struct {
 	identity *clienttest.Identity
 	store    *store.Store
 	clock    *time.Time
+	txns     *countingTransactions
+}
+
+// countingTransactions stands in for transactions-svc's counts: it answers
+// the counts set for a direction and status, and only to the internal
+// token identity-svc issued for the signed-in user.
+type countingTransactions struct {
+	mu     sync.Mutex
+	counts map[string]int // "<direction>/<status>" → count
+	tokens []string
+}
+
+func (c *countingTransactions) Count(_ context.Context, token, direction, status string) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tokens = append(c.tokens, token)
+	return c.counts[direction+"/"+status], nil
 }
 
 func newEnv(t *testing.T) *env {
@@ -39,11 +58,12 @@ func newEnv(t *testing.T) *env {
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
 	fake := clienttest.New(t)
 	now := time.Now()
-	e := &env{identity: fake, store: store.New(pool), clock: &now}
+	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: &countingTransactions{counts: map[string]int{}}}
 	app, err := web.New(web.Options{
-		Identity: identity.NewWithSecret(fake.URL, clienttest.Secret, nil),
-		Sessions: e.store,
-		Now:      func() time.Time { return *e.clock },
+		Identity:     identity.NewWithSecret(fake.URL, clienttest.Secret, nil),
+		Transactions: e.txns,
+		Sessions:     e.store,
+		Now:          func() time.Time { return *e.clock },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -381,5 +401,39 @@ func TestUnknownPathsAndStatic(t *testing.T) {
 	}
 	if a := b.get(t, "/dashboard/nothing-here"); a.status != 404 || !strings.Contains(a.body, "Page not found") {
 		t.Errorf("unknown page: %d", a.status)
+	}
+}
+
+func TestOverview(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	fin, _ := e.identity.AddUser(tenant, "fin@example.com", "Fin", "finance", password)
+	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	e.txns.counts["receivable/paid"] = 7
+	e.txns.counts["receivable/pending"] = 3
+	b := e.browser()
+	b.signIn(t, "fin@example.com")
+	if a := b.get(t, "/dashboard"); a.header.Get("Location") != "/dashboard/overview" {
+		t.Errorf("finance home goes to %q, want the overview", a.header.Get("Location"))
+	}
+	a := b.get(t, "/dashboard/overview")
+	expectStatus(t, a, http.StatusOK)
+	for _, want := range []string{"Receivables", "10 in all", `<span class="status-paid">Paid</span></td><td data-label="Count" class="num">7</td>`} {
+		if !strings.Contains(a.body, want) {
+			t.Errorf("overview lacks %q:\n%s", want, a.body)
+		}
+	}
+	if strings.Contains(a.body, "Payables") {
+		t.Error("finance's fake role cannot read payables, yet the overview shows them")
+	}
+	for _, tok := range e.txns.tokens {
+		if tok != clienttest.UserTokenOf(tenant, fin.ID) {
+			t.Fatalf("counted with token %q, want the user's internal token", tok)
+		}
+	}
+	s := e.browser()
+	s.signIn(t, "sup@example.com")
+	if a := s.get(t, "/dashboard/overview"); a.status != http.StatusForbidden {
+		t.Errorf("support (no view-any-receivable in the fake role) overview = %d, want 403", a.status)
 	}
 }

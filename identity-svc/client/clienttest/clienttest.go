@@ -70,6 +70,7 @@ func New(t testing.TB) *Identity {
 	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/roles", f.listRoles)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/password", f.changePassword)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/tokens", f.createToken)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/internal-token", f.userToken)
 	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/tokens", f.listTokens)
 	mux.HandleFunc("DELETE /internal/v1/tenants/{tenant}/tokens/{id}", f.revokeToken)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -283,4 +284,18 @@ func (f *Identity) revokeToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	fail(w, http.StatusNotFound, "resource_not_found", nil)
+}
+
+// UserTokenOf is the internal token the fake issues for a user: not a
+// JWT, but a value tests can recognise ("user-token:<tenant>:<user>").
+func UserTokenOf(tenant, user string) string { return "user-token:" + tenant + ":" + user }
+
+func (f *Identity) userToken(w http.ResponseWriter, r *http.Request) {
+	u := f.user(r)
+	if u == nil || u.DisabledAt != nil {
+		fail(w, http.StatusNotFound, "resource_not_found", nil)
+		return
+	}
+	data(w, http.StatusOK, client.ServiceToken{InternalToken: UserTokenOf(u.TenantID, u.ID),
+		InternalTokenExpiresAt: time.Now().Add(time.Minute).UTC()})
 }
