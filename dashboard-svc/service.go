@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	identity "github.com/paylane/paylane/identity-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 
@@ -61,11 +63,11 @@ func Run(ctx context.Context, cfg Config) error {
 		&http.Client{Timeout: peerTimeout}).WithService(serviceName)
 	reg := obs.NewRegistry()
 	txns := transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), &http.Client{Timeout: peerTimeout})
-	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Sessions: sessions, Log: log})
+	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Sessions: sessions, Log: log,
+		Middleware: []fiber.Handler{obs.HTTPMetrics(reg, serviceName)}})
 	if err != nil {
 		return err
 	}
-	app.Use(obs.HTTPMetrics(reg, serviceName))
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener,
 		InternalAddr: cfg.InternalAddr, Web: app.Fiber(), Registry: reg, Ready: pool.Ping, Log: log})

@@ -57,6 +57,8 @@ type Options struct {
 	Log          *slog.Logger
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Middleware runs before every route (metrics).
+	Middleware []fiber.Handler
 }
 
 // App serves the dashboard.
@@ -96,6 +98,9 @@ func New(o Options) (*App, error) {
 		ErrorHandler:          a.errorPage,
 		ReadTimeout:           30 * time.Second,
 	})
+	for _, m := range o.Middleware {
+		a.fiber.Use(m)
+	}
 	a.fiber.Use(securityHeaders)
 	a.routes()
 	return a, nil
@@ -103,9 +108,6 @@ func New(o Options) (*App, error) {
 
 // Fiber is the app to serve.
 func (a *App) Fiber() *fiber.App { return a.fiber }
-
-// Use adds a middleware (metrics) in front of the routes added later.
-func (a *App) Use(h fiber.Handler) { a.fiber.Use(h) }
 
 func (a *App) routes() {
 	static, _ := fs.Sub(staticFS, "static")
