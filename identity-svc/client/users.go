@@ -185,6 +185,17 @@ func (c *Client) RevokeToken(ctx context.Context, tenantID string, id int64) err
 	return nil
 }
 
+// InviteUser creates a user on behalf of a signed-in user whose role
+// manages users (403 *Error otherwise) and returns the new user's one-time
+// set-password link; a 422 *Error names email, name or role.
+func (c *Client) InviteUser(ctx context.Context, tenantID, actorID string, in UserInput) (*NewUser, error) {
+	var out envelope[NewUser]
+	if err := c.callService(ctx, http.MethodPost, userPath(tenantID, actorID)+"/invitations", in, &out); err != nil {
+		return nil, fmt.Errorf("inviting user: %w", err)
+	}
+	return &out.Data, nil
+}
+
 func userPath(tenantID, userID string) string {
 	return "/internal/v1/tenants/" + url.PathEscape(tenantID) + "/users/" + url.PathEscape(userID)
 }

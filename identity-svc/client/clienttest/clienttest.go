@@ -71,6 +71,7 @@ func New(t testing.TB) *Identity {
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/password", f.changePassword)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/tokens", f.createToken)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/internal-token", f.userToken)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/invitations", f.invite)
 	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/tokens", f.listTokens)
 	mux.HandleFunc("DELETE /internal/v1/tenants/{tenant}/tokens/{id}", f.revokeToken)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -298,4 +299,40 @@ func (f *Identity) userToken(w http.ResponseWriter, r *http.Request) {
 	}
 	data(w, http.StatusOK, client.ServiceToken{InternalToken: UserTokenOf(u.TenantID, u.ID),
 		InternalTokenExpiresAt: time.Now().Add(time.Minute).UTC()})
+}
+
+func (f *Identity) invite(w http.ResponseWriter, r *http.Request) {
+	actor := f.user(r)
+	if actor == nil || actor.DisabledAt != nil {
+		fail(w, http.StatusNotFound, "resource_not_found", nil)
+		return
+	}
+	if !slices.Contains(actor.Abilities, "dashboard:manage-users") {
+		fail(w, http.StatusForbidden, "forbidden", nil)
+		return
+	}
+	var in client.UserInput
+	if !decode(r, &in) {
+		fail(w, http.StatusBadRequest, "bad_request", nil)
+		return
+	}
+	if _, ok := f.roleNames[in.Role]; !ok {
+		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"role": {"The selected role is invalid."}})
+		return
+	}
+	for _, u := range f.users {
+		if u.TenantID == actor.TenantID && u.Email == strings.ToLower(in.Email) {
+			fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"email": {"The email has already been taken."}})
+			return
+		}
+	}
+	f.seq++
+	id := fmt.Sprintf("01JUSER%019d", f.seq)
+	now := time.Now().UTC()
+	u := &fakeUser{User: client.User{ID: id, TenantID: actor.TenantID, Email: strings.ToLower(in.Email), Name: in.Name, Role: in.Role,
+		Abilities: slices.Clone(f.roleNames[in.Role]), CreatedAt: now, UpdatedAt: now}}
+	f.users[id] = u
+	link := fmt.Sprintf("link-%d", f.seq)
+	f.links[link] = id
+	data(w, http.StatusCreated, client.NewUser{User: u.User, SetPasswordURL: "/dashboard/set-password?token=" + link})
 }

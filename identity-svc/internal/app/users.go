@@ -279,3 +279,16 @@ func (a *App) CreateUserToken(ctx context.Context, tenantID, id string, m token.
 }
 
 func isErr(err, target error) bool { return err != nil && errors.Is(err, target) }
+
+// InviteUserAs invites a user on behalf of a signed-in user whose role
+// manages users (user.ErrForbidden otherwise).
+func (a *App) InviteUserAs(ctx context.Context, tenantID, actorID string, in user.Invite) (Invitation, error) {
+	actor, err := a.live(ctx, tenantID, actorID)
+	if err != nil {
+		return Invitation{}, err
+	}
+	if !slices.Contains(actor.Abilities, user.ManageUsers) {
+		return Invitation{}, user.ErrForbidden
+	}
+	return a.InviteUser(ctx, tenantID, in)
+}

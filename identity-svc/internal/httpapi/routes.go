@@ -38,6 +38,7 @@ func Register(r fiber.Router, a *app.App, jwks []byte, adminToken, serviceSecret
 	internal.Post("/tenants/:tenant/users/:user/password", service, h.changePassword)
 	internal.Post("/tenants/:tenant/users/:user/internal-token", service, h.userToken)
 	internal.Post("/tenants/:tenant/users/:user/tokens", service, h.createUserToken)
+	internal.Post("/tenants/:tenant/users/:user/invitations", service, h.inviteAs)
 	internal.Get("/tenants/:tenant/tokens", service, h.listTokens)
 	internal.Delete("/tenants/:tenant/tokens/:id", service, h.revokeToken)
 

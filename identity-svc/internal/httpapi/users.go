@@ -164,3 +164,18 @@ func (h *Handlers) createUserToken(c *fiber.Ctx) error {
 	return httpx.Data(c, statusCreated, client.NewToken{ID: t.ID, Name: t.Name, Abilities: t.Abilities,
 		ExpiresAt: wire.TimePtr(t.ExpiresAt), Token: minted.Plaintext})
 }
+
+// inviteAs answers POST /internal/v1/tenants/{tenant}/users/{user}/invitations:
+// a user invited by a signed-in user whose role manages users (403
+// otherwise), with its one-time set-password link.
+func (h *Handlers) inviteAs(c *fiber.Ctx) error {
+	var req inviteRequest
+	if err := httpx.Decode(c, &req); err != nil {
+		return err
+	}
+	inv, err := h.app.InviteUserAs(c.UserContext(), c.Params("tenant"), c.Params("user"), user.Invite(req))
+	if err != nil {
+		return apiError(err)
+	}
+	return httpx.Data(c, statusCreated, client.NewUser{User: wire.User(inv.User), SetPasswordURL: inv.Link})
+}

@@ -255,3 +255,35 @@ func TestChangePassword(t *testing.T) {
 	r = e.service(t, http.MethodPost, "/internal/v1/sign-in", `{"email":"ada@example.com","password":"a brand new password"}`)
 	expect(t, r, http.StatusOK, "")
 }
+
+func TestInviteAsUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	acme := e.createTenant(t, `{"name":"Acme"}`)
+	owner := e.activate(t, acme, "owner@example.com", "owner")
+	dev := e.activate(t, acme, "dev@example.com", "developer")
+	path := "/internal/v1/tenants/" + acme + "/users/"
+	tests := []struct {
+		name, actor, body string
+		status            int
+		code              string
+	}{
+		{"owner", owner.ID, `{"email":"new@example.com","name":"New","role":"support"}`, 201, ""},
+		{"developer", dev.ID, `{"email":"x@example.com","name":"X","role":"owner"}`, 403, "forbidden"},
+		{"taken", owner.ID, `{"email":"dev@example.com","name":"X","role":"support"}`, 422, "validation_failed"},
+		{"unknown actor", ids.New(), `{"email":"y@example.com","name":"Y","role":"support"}`, 404, "resource_not_found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.service(t, http.MethodPost, path+tc.actor+"/invitations", tc.body)
+			expect(t, r, tc.status, tc.code)
+			if tc.status == 201 {
+				var got client.NewUser
+				r.data(t, &got)
+				if got.Role != "support" || !strings.Contains(got.SetPasswordURL, "/dashboard/set-password?token=") {
+					t.Errorf("invited %+v", got)
+				}
+			}
+		})
+	}
+}
