@@ -165,6 +165,16 @@ func TestDashboardInChromium(t *testing.T) {
 	if text := b.eval(t, `document.body.innerText`); !strings.Contains(text, "dev@demo.paylane.test") || !strings.Contains(text, info.DemoUserEmail) {
 		t.Fatalf("the owner's users page:\n%s", text)
 	}
+	// The owner invites a support user; the one-time link is on the gateway.
+	b.submit(t, `
+		document.getElementById('invite-email').value = 'sam@demo.paylane.test';
+		document.getElementById('invite-name').value = 'Sam Support';
+		document.getElementById('invite-role').value = 'support';
+		document.querySelector('form.invite button[type=submit]').click(); "submitted"`)
+	invite := b.eval(t, `document.getElementById('invite-link') ? document.getElementById('invite-link').value : document.body.innerText`)
+	if !strings.HasPrefix(invite, info.GatewayURL+"/dashboard/set-password?token=") {
+		t.Fatalf("the invitation shows:\n%s", invite)
+	}
 	shots.take(t, b, "users")
 }
 

@@ -39,6 +39,7 @@ type Identity interface {
 	Tokens(ctx context.Context, tenantID string, opts identity.ListOptions) (*identity.TokenPage, error)
 	RevokeToken(ctx context.Context, tenantID string, id int64) error
 	UserToken(ctx context.Context, tenantID, userID string) (string, error)
+	InviteUser(ctx context.Context, tenantID, actorID string, in identity.UserInput) (*identity.NewUser, error)
 }
 
 // Sessions is the session store (internal/store).
@@ -129,6 +130,7 @@ func (a *App) routes() {
 	in.Post("/tokens", a.requireAbility(abilityManageTokens), a.createToken)
 	in.Post("/tokens/:id/revoke", a.requireAbility(abilityManageTokens), a.revokeToken)
 	in.Get("/users", a.requireAbility(abilityManageUsers), a.usersPage)
+	in.Post("/users", a.requireAbility(abilityManageUsers), a.inviteUser)
 	r.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 }
 

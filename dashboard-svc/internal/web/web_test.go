@@ -437,3 +437,39 @@ func TestOverview(t *testing.T) {
 		t.Errorf("support (no view-any-receivable in the fake role) overview = %d, want 403", a.status)
 	}
 }
+
+func TestInviteUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.identity.AddUser(tenant, "owner@example.com", "Owner", "owner", password)
+	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
+	b := e.browser()
+	b.signIn(t, "owner@example.com")
+	page := b.get(t, "/dashboard/users")
+	expectStatus(t, page, http.StatusOK)
+	for _, want := range []string{`<label for="invite-email">`, `<option value="support">`} {
+		if !strings.Contains(page.body, want) {
+			t.Errorf("users page lacks %s", want)
+		}
+	}
+	token := csrf(t, page)
+	if a := b.do(t, http.MethodPost, "/dashboard/users", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"support"}}); a.status != 419 {
+		t.Errorf("invite without csrf = %d, want 419", a.status)
+	}
+	a := b.do(t, http.MethodPost, "/dashboard/users", url.Values{"_csrf": {token}, "email": {"dev@example.com"}, "name": {"Dup"}, "role": {"support"}})
+	if a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "already been taken") {
+		t.Errorf("invite of a taken email: %d", a.status)
+	}
+	a = b.do(t, http.MethodPost, "/dashboard/users", url.Values{"_csrf": {token}, "email": {"new@example.com"}, "name": {"New Person"}, "role": {"support"}})
+	expectStatus(t, a, http.StatusCreated)
+	if !strings.Contains(a.body, `/dashboard/set-password?token=link-`) || !strings.Contains(a.body, "shown only this once") {
+		t.Errorf("the invitation's link is not shown:\n%s", a.body)
+	}
+	// A developer cannot invite, even with a forged form.
+	d := e.browser()
+	d.signIn(t, "dev@example.com")
+	acct := d.get(t, "/dashboard/account")
+	if a := d.do(t, http.MethodPost, "/dashboard/users", url.Values{"_csrf": {csrf(t, acct)}, "email": {"x@example.com"}, "name": {"X"}, "role": {"owner"}}); a.status != http.StatusForbidden {
+		t.Errorf("developer invite = %d, want 403", a.status)
+	}
+}
