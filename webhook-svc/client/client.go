@@ -55,7 +55,9 @@ type Error struct {
 	Details map[string][]string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("webhook-svc answered %d %s: %s", e.Status, e.Code, e.Message) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("webhook-svc answered %d %s: %s", e.Status, e.Code, e.Message)
+}
 
 // StatusOf returns the status of an *Error in err's chain, or 0.
 func StatusOf(err error) int {
