@@ -35,6 +35,9 @@ type Config struct {
 	// TransactionsURL is transactions-svc's base URL: the overview's counts
 	// (TRANSACTIONS_URL, by libs/discovery).
 	TransactionsURL string
+	// WebhookURL is webhook-svc's base URL: the webhook endpoints page
+	// (WEBHOOK_URL, by libs/discovery).
+	WebhookURL string
 	// ServiceSecret opens identity-svc's service-to-service routes (SERVICE_SECRET).
 	ServiceSecret string
 	// Logger receives the service's logs (built from LOG_LEVEL by ConfigFromEnv).
@@ -68,6 +71,7 @@ func ConfigFromEnv() (Config, error) {
 		DBMaxConns:         DefaultDBMaxConns,
 		IdentityURL:        envconf.Or(discovery.EnvVar("identity-svc"), discovery.DefaultURL("identity-svc")),
 		TransactionsURL:    envconf.Or(discovery.EnvVar("transactions-svc"), discovery.DefaultURL("transactions-svc")),
+		WebhookURL:         envconf.Or(discovery.EnvVar("webhook-svc"), discovery.DefaultURL("webhook-svc")),
 		ServiceSecret:      os.Getenv("SERVICE_SECRET"),
 	}
 	var errs []error
@@ -98,6 +102,7 @@ func (c Config) Validate() error {
 	need(c.DBMaxConns >= 1, "DB_MAX_CONNS must be at least 1")
 	need(envconf.IsHTTPURL(c.IdentityURL), "IDENTITY_URL must be the http(s) base URL of identity-svc")
 	need(envconf.IsHTTPURL(c.TransactionsURL), "TRANSACTIONS_URL must be the http(s) base URL of transactions-svc")
+	need(envconf.IsHTTPURL(c.WebhookURL), "WEBHOOK_URL must be the http(s) base URL of webhook-svc")
 	need(len(c.ServiceSecret) >= minSecretLength, fmt.Sprintf("SERVICE_SECRET is required (at least %d characters)", minSecretLength))
 	return errors.Join(errs...)
 }

@@ -8,7 +8,8 @@ import (
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	good := Config{HTTPAddr: ":8080", InternalAddr: ":9090", DatabaseURL: "postgres://x", DBMaxConns: 1,
-		IdentityURL: "http://identity-svc:8080", TransactionsURL: "http://transactions-svc:8080", ServiceSecret: "0123456789abcdef"}
+		IdentityURL: "http://identity-svc:8080", TransactionsURL: "http://transactions-svc:8080",
+		WebhookURL: "http://webhook-svc:8080", ServiceSecret: "0123456789abcdef"}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("Validate(good) = %v", err)
 	}

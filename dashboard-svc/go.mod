@@ -8,6 +8,7 @@ replace (
 	github.com/paylane/paylane/libs => ../libs
 	github.com/paylane/paylane/optin-svc => ../optin-svc
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )
 
 require (
@@ -16,6 +17,7 @@ require (
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/transactions-svc v0.0.0
+	github.com/paylane/paylane/webhook-svc v0.0.0
 )
 
 require (

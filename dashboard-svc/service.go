@@ -17,6 +17,7 @@ import (
 
 	identity "github.com/paylane/paylane/identity-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
+	webhooks "github.com/paylane/paylane/webhook-svc/client"
 
 	"github.com/paylane/paylane/dashboard-svc/internal/store"
 	"github.com/paylane/paylane/dashboard-svc/internal/web"
@@ -63,7 +64,8 @@ func Run(ctx context.Context, cfg Config) error {
 		&http.Client{Timeout: peerTimeout}).WithService(serviceName)
 	reg := obs.NewRegistry()
 	txns := transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), &http.Client{Timeout: peerTimeout})
-	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Sessions: sessions, Log: log,
+	hooks := webhooks.New(strings.TrimRight(cfg.WebhookURL, "/"), &http.Client{Timeout: peerTimeout})
+	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Webhooks: hooks, Sessions: sessions, Log: log,
 		Middleware: []fiber.Handler{obs.HTTPMetrics(reg, serviceName)}})
 	if err != nil {
 		return err

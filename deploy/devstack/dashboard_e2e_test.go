@@ -145,6 +145,22 @@ func TestDashboardInChromium(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 
+	// A webhook endpoint, created with the developer's rights; its secret shows once.
+	b.navigate(t, base+"/webhooks")
+	b.submit(t, `
+		document.getElementById('wh-name').value = 'orders';
+		document.getElementById('wh-url').value = 'https://127.0.0.1:9/paylane';
+		document.querySelector('input[value="receivable.paid"]').click();
+		document.querySelector('form[action="/dashboard/webhooks"] button[type=submit]').click(); "submitted"`)
+	if secret := b.eval(t, `document.getElementById('signing-secret') ? document.getElementById('signing-secret').value : document.body.innerText`); !strings.HasPrefix(secret, "whsec_") {
+		t.Fatalf("creating a webhook endpoint shows:\n%s", secret)
+	}
+	shots.take(t, b, "webhooks")
+	listed := e.get(t, "/api/v1/webhook-endpoints", info.DemoToken)
+	if listed.status != http.StatusOK || !strings.Contains(string(listed.body), "https://127.0.0.1:9/paylane") {
+		t.Errorf("the API does not list the dashboard's endpoint: %d %s", listed.status, listed.body)
+	}
+
 	// A form without its CSRF token is the 419 page.
 	b.navigate(t, base+"/account")
 	shots.take(t, b, "account")

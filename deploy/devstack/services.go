@@ -261,6 +261,7 @@ func dashboardConfig(d deps) dashboardsvc.Config {
 		DBMaxConns:         10,
 		IdentityURL:        d.identityURL,
 		TransactionsURL:    d.urls["transactions"],
+		WebhookURL:         d.urls["webhook"],
 		ServiceSecret:      d.secrets.ServiceSecret,
 	}
 }
@@ -268,6 +269,7 @@ func dashboardConfig(d deps) dashboardsvc.Config {
 func dashboardEnv(d deps) []string {
 	return append(commonEnv(d),
 		"TRANSACTIONS_URL="+d.urls["transactions"],
+		"WEBHOOK_URL="+d.urls["webhook"],
 		"SERVICE_SECRET="+d.secrets.ServiceSecret)
 }
 

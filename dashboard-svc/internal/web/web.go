@@ -54,6 +54,7 @@ type Sessions interface {
 type Options struct {
 	Identity     Identity
 	Transactions Transactions
+	Webhooks     Webhooks
 	Sessions     Sessions
 	Log          *slog.Logger
 	// Now is the clock (time.Now when nil).
@@ -67,6 +68,7 @@ type App struct {
 	fiber        *fiber.App
 	identity     Identity
 	transactions Transactions
+	webhooks     Webhooks
 	sessions     Sessions
 	log          *slog.Logger
 	now          func() time.Time
@@ -81,7 +83,7 @@ const maxForm = 64 << 10
 
 // New builds the app and its routes.
 func New(o Options) (*App, error) {
-	a := &App{identity: o.Identity, transactions: o.Transactions, sessions: o.Sessions, log: o.Log, now: o.Now}
+	a := &App{identity: o.Identity, transactions: o.Transactions, webhooks: o.Webhooks, sessions: o.Sessions, log: o.Log, now: o.Now}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -129,6 +131,8 @@ func (a *App) routes() {
 	in.Get("/tokens/new", a.requireAbility(abilityManageTokens), a.newTokenPage)
 	in.Post("/tokens", a.requireAbility(abilityManageTokens), a.createToken)
 	in.Post("/tokens/:id/revoke", a.requireAbility(abilityManageTokens), a.revokeToken)
+	in.Get("/webhooks", a.requireAbility(abilityViewWebhooks), a.webhooksPage)
+	in.Post("/webhooks", a.requireAbility(abilityCreateWebhooks), a.createWebhook)
 	in.Get("/users", a.requireAbility(abilityManageUsers), a.usersPage)
 	in.Post("/users", a.requireAbility(abilityManageUsers), a.inviteUser)
 	r.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })

@@ -18,6 +18,7 @@ import (
 	identity "github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/identity-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/testkit"
+	webhooks "github.com/paylane/paylane/webhook-svc/client"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
@@ -34,6 +35,33 @@ type env struct {
 	store    *store.Store
 	clock    *time.Time
 	txns     *countingTransactions
+	hooks    *fakeWebhooks
+}
+
+// fakeWebhooks stands in for webhook-svc: endpoints kept per internal
+// token (so per user of the fake identity), a URL that is not https is
+// refused with 422 as the real service does.
+type fakeWebhooks struct {
+	mu      sync.Mutex
+	byToken map[string][]webhooks.Endpoint
+}
+
+func (f *fakeWebhooks) Endpoints(_ context.Context, token string) ([]webhooks.Endpoint, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.byToken[token], nil
+}
+
+func (f *fakeWebhooks) CreateEndpoint(_ context.Context, token string, in webhooks.EndpointInput) (*webhooks.Endpoint, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !strings.HasPrefix(in.URL, "https://") {
+		return nil, &webhooks.Error{Status: 422, Code: "validation_failed", Details: map[string][]string{"url": {"The url must be https."}}}
+	}
+	e := webhooks.Endpoint{ID: "E1", Name: in.Name, URL: in.URL, SubscribedEvents: in.SubscribedEvents, IsActive: true,
+		SigningSecret: "whsec_c2VjcmV0"}
+	f.byToken[token] = append(f.byToken[token], webhooks.Endpoint{ID: e.ID, Name: e.Name, URL: e.URL, IsActive: true})
+	return &e, nil
 }
 
 // countingTransactions stands in for transactions-svc's counts: it answers
@@ -58,10 +86,12 @@ func newEnv(t *testing.T) *env {
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
 	fake := clienttest.New(t)
 	now := time.Now()
-	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: &countingTransactions{counts: map[string]int{}}}
+	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: &countingTransactions{counts: map[string]int{}},
+		hooks: &fakeWebhooks{byToken: map[string][]webhooks.Endpoint{}}}
 	app, err := web.New(web.Options{
 		Identity:     identity.NewWithSecret(fake.URL, clienttest.Secret, nil),
 		Transactions: e.txns,
+		Webhooks:     e.hooks,
 		Sessions:     e.store,
 		Now:          func() time.Time { return *e.clock },
 	})
@@ -471,5 +501,42 @@ func TestInviteUser(t *testing.T) {
 	acct := d.get(t, "/dashboard/account")
 	if a := d.do(t, http.MethodPost, "/dashboard/users", url.Values{"_csrf": {csrf(t, acct)}, "email": {"x@example.com"}, "name": {"X"}, "role": {"owner"}}); a.status != http.StatusForbidden {
 		t.Errorf("developer invite = %d, want 403", a.status)
+	}
+}
+
+func TestWebhooks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
+	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	b := e.browser()
+	b.signIn(t, "dev@example.com")
+	page := b.get(t, "/dashboard/webhooks")
+	expectStatus(t, page, http.StatusOK)
+	if !strings.Contains(page.body, `value="receivable.paid"`) || !strings.Contains(page.body, "No endpoints yet") {
+		t.Fatalf("webhooks page:\n%s", page.body)
+	}
+	token := csrf(t, page)
+	a := b.do(t, http.MethodPost, "/dashboard/webhooks", url.Values{"_csrf": {token}, "name": {"orders"}, "url": {"http://x"}, "events": {"receivable.paid"}})
+	if a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "must be https") || !strings.Contains(a.body, `value="receivable.paid" checked`) {
+		t.Errorf("refused endpoint: %d\n%s", a.status, a.body)
+	}
+	if a := b.do(t, http.MethodPost, "/dashboard/webhooks", url.Values{"name": {"orders"}, "url": {"https://example.com/h"}}); a.status != 419 {
+		t.Errorf("create without csrf = %d, want 419", a.status)
+	}
+	a = b.do(t, http.MethodPost, "/dashboard/webhooks", url.Values{"_csrf": {token}, "name": {"orders"}, "url": {"https://example.com/h"}, "events": {"receivable.paid"}})
+	expectStatus(t, a, http.StatusCreated)
+	if !strings.Contains(a.body, `value="whsec_c2VjcmV0"`) || !strings.Contains(a.body, "shown only this once") {
+		t.Errorf("created page does not show the secret once:\n%s", a.body)
+	}
+	list := b.get(t, "/dashboard/webhooks")
+	if !strings.Contains(list.body, "https://example.com/h") || strings.Contains(list.body, "whsec_") {
+		t.Errorf("endpoint list:\n%s", list.body)
+	}
+	// Support reads no webhooks.
+	s := e.browser()
+	s.signIn(t, "sup@example.com")
+	if a := s.get(t, "/dashboard/webhooks"); a.status != http.StatusForbidden {
+		t.Errorf("support GET webhooks = %d, want 403", a.status)
 	}
 }
