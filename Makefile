@@ -8,7 +8,7 @@ PG_BIN ?= /usr/lib/postgresql/15/bin
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
 ## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
-## jq and curl (the README's walk-through, which a test runs).
+## jq, curl and openssl (the README's walk-throughs, which tests run).
 deps:
 	@need=""; \
 	if [ ! -x "$(PG_BIN)/initdb" ] && ! command -v pg_config >/dev/null 2>&1; then need="$$need postgresql"; fi; \
@@ -16,6 +16,7 @@ deps:
 	if ! command -v chromium >/dev/null 2>&1; then need="$$need chromium"; fi; \
 	if ! command -v jq >/dev/null 2>&1; then need="$$need jq"; fi; \
 	if ! command -v curl >/dev/null 2>&1; then need="$$need curl"; fi; \
+	if ! command -v openssl >/dev/null 2>&1; then need="$$need openssl"; fi; \
 	if [ -n "$$need" ]; then \
 		echo "installing:$$need"; \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \

@@ -5,9 +5,6 @@ go 1.26.8
 require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
-	github.com/paylane/paylane/transactions-svc v0.0.0
 )
 
 require (
@@ -41,6 +38,7 @@ require (
 	github.com/mfridman/interpolate v0.0.2 // indirect
 	github.com/mitchellh/go-homedir v1.1.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
@@ -71,10 +69,14 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+)
+
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/optin-svc => ../optin-svc
-	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 )

@@ -1,12 +1,14 @@
 package aigatewaysvc_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	"github.com/paylane/paylane/ai-gateway-svc/internal/testenv"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 const (
@@ -41,7 +43,7 @@ func TestEveryRouteIsForbiddenWhileTheFlagIsOff(t *testing.T) {
 			t.Errorf("%s %s = %d %s, want 403 forbidden", r.method, r.path, got.Status, got.Body)
 		}
 	}
-	if n := len(s.Contacts.Calls()) + len(s.Txns.Calls()); n != 0 {
+	if n := len(s.Contacts.Calls()) + s.Txns.Calls(); n != 0 {
 		t.Errorf("peers called %d times with the flag off", n)
 	}
 	if got := s.Do(t, http.MethodGet, "/api/v1/gateway/transactions/T1/status", "nope", nil); got.Status != http.StatusUnauthorized {
@@ -52,9 +54,9 @@ func TestEveryRouteIsForbiddenWhileTheFlagIsOff(t *testing.T) {
 func TestResolveContactClassifies(t *testing.T) {
 	s := testenv.Start(t, nil)
 	tok := s.Token(t, "t1", true, viewAnyContact)
-	s.Contacts.SetCandidates("Jane Doe", 1, 0.35)
-	s.Contacts.SetCandidates("Jo", 0.7, 0.65)
-	s.Contacts.SetCandidates("Jan", 0.4)
+	s.Candidates("t1", "Jane Doe", 1, 0.35)
+	s.Candidates("t1", "Jo", 0.7, 0.65)
+	s.Candidates("t1", "Jan", 0.4)
 	for _, c := range []struct {
 		body map[string]any
 		want string
@@ -99,19 +101,22 @@ func TestCreateContact(t *testing.T) {
 	s := testenv.Start(t, nil)
 	tok := s.Token(t, "t1", true, createContact)
 	r := s.Do(t, http.MethodPost, "/api/v1/gateway/contacts", tok,
-		map[string]any{"first_name": "Jane", "last_name": "Doe", "phone": "+15550100123"}, "Idempotency-Key", "k-contact")
+		map[string]any{"first_name": "Jane", "last_name": "Doe", "phone": "+14155550123"}, "Idempotency-Key", "k-contact")
 	var env struct{ Data map[string]any }
 	r.JSON(t, &env)
-	if r.Status != http.StatusCreated || env.Data["id"] != "C1" || env.Data["first_name"] != "Jane" {
-		t.Fatalf("create = %d %s", r.Status, r.Body)
+	made := s.Contacts.Contacts("t1")
+	if r.Status != http.StatusCreated || len(made) != 1 || env.Data["id"] != made[0].ID || env.Data["first_name"] != "Jane" {
+		t.Fatalf("create = %d %s; contacts-svc holds %+v", r.Status, r.Body, made)
 	}
 	// Times as every response shows them: UTC with milliseconds (contract section 2).
-	if env.Data["created_at"] != "2026-01-02T03:04:05.000Z" || env.Data["updated_at"] != "2026-01-02T03:04:05.000Z" {
-		t.Errorf("created_at, updated_at = %v, %v; want 2026-01-02T03:04:05.000Z", env.Data["created_at"], env.Data["updated_at"])
+	want := made[0].CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z")
+	if env.Data["created_at"] != want || env.Data["updated_at"] != want {
+		t.Errorf("created_at, updated_at = %v, %v; want %s", env.Data["created_at"], env.Data["updated_at"], want)
 	}
 	call := s.Contacts.Last("/internal/v1/contacts/find-or-create")
-	if call.IdempotencyKey != "k-contact" || call.Token != tok || call.Body["external_id"] != nil {
-		t.Errorf("find-or-create call = %+v", call)
+	var sent map[string]any
+	if err := json.Unmarshal(call.Body, &sent); err != nil || call.IdempotencyKey != "k-contact" || call.Token != tok || sent["external_id"] != nil {
+		t.Errorf("find-or-create call = %+v (%v)", call, err)
 	}
 	r = s.Do(t, http.MethodPost, "/api/v1/gateway/contacts", tok, map[string]any{"first_name": "Jane"})
 	if r.Status != 422 || r.Code() != "validation_failed" || !contains(r.Body, `"phone":["The phone field is required."]`) {
@@ -133,9 +138,11 @@ func TestPrepare(t *testing.T) {
 	r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/prepare", tok, body, "Idempotency-Key", "k-prep")
 	var env struct{ Data map[string]any }
 	r.JSON(t, &env)
-	if r.Status != http.StatusCreated || env.Data["transaction_id"] != "T9" || env.Data["receivable_id"] != "X9" ||
+	drafts := s.Txns.Transactions("t1")
+	draft := drafts[len(drafts)-1]
+	if r.Status != http.StatusCreated || env.Data["transaction_id"] != draft.ID || env.Data["receivable_id"] != draft.ChildID ||
 		env.Data["status"] != "draft" || env.Data["preview"] == nil || env.Data["expires_at"] == nil {
-		t.Fatalf("prepare = %d %s", r.Status, r.Body)
+		t.Fatalf("prepare = %d %s; transactions-svc's newest %+v", r.Status, r.Body, draft)
 	}
 	if _, ok := env.Data["payable_id"]; ok {
 		t.Errorf("a receivable draft shows payable_id: %s", r.Body)
@@ -169,7 +176,7 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("confirm call = %+v", call)
 	}
 	r = s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T2/confirm", tok, map[string]any{"send_at": "2030-01-01T10:00:00Z"})
-	if r.Status != 422 || r.Code() != "invalid_transition" || !contains(r.Body, `"details":{"from":"pending","to":"pending"}`) {
+	if r.Status != 422 || r.Code() != "invalid_transition" || !contains(r.Body, `"details":{"from":"pending","to":"scheduled"}`) {
 		t.Errorf("non-draft = %d %s, want 422 invalid_transition", r.Status, r.Body)
 	}
 	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T404/confirm", tok, nil); r.Status != 404 || r.Code() != "resource_not_found" {
@@ -181,13 +188,15 @@ func TestConfirm(t *testing.T) {
 	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", tok, map[string]any{"send_at": "soon"}); r.Status != 422 {
 		t.Errorf("bad send_at = %d, want 422", r.Status)
 	}
-	if n := len(s.Txns.Calls()); n != 6 {
+	if n := s.Txns.Calls(); n != 6 {
 		t.Errorf("transactions-svc got %d calls, want 6 (no confirm after a refused gate)", n)
 	}
 	// A caller that may create but not view receivables: the status read is
 	// refused, so transactions-svc's confirm applies the create gate itself.
+	// T1 is pending now; T4 is another draft.
+	s.Txns.AddTransaction("t1", transactionstest.Transaction{ID: "T4", ChildID: "R4", Direction: "receivable", Status: "draft", Amount: 100, Currency: "USD"})
 	createOnly := s.Token(t, "t1", true, createReceivable)
-	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T1/confirm", createOnly, nil); r.Status != http.StatusOK {
+	if r := s.Do(t, http.MethodPost, "/api/v1/gateway/transactions/T4/confirm", createOnly, nil); r.Status != http.StatusOK {
 		t.Errorf("create-only confirm = %d %s, want 200", r.Status, r.Body)
 	}
 	viewOnly := s.Token(t, "t1", true, viewReceivable)

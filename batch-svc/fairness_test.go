@@ -7,6 +7,7 @@ import (
 
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
+	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
 )
 
@@ -19,8 +20,8 @@ func TestOneTenantsStuckBatchesLeaveAWorkerForOthers(t *testing.T) {
 	svc := testenv.Start(t, func(c *batchsvc.Config) {
 		c.Workers, c.RetryFor = batchsvc.DefaultWorkers, time.Hour
 	})
-	svc.Contacts.FailWhen(func(tenant string, _ testenv.BulkCall) int {
-		if tenant == tenantA {
+	svc.Contacts.FailWhen(func(c contactstest.Call) int {
+		if c.Tenant == tenantA {
 			return http.StatusServiceUnavailable
 		}
 		return 0

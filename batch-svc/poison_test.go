@@ -10,7 +10,9 @@ import (
 
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
+	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 // rowError is a row error as GET /batches/{id}/errors shows it.
@@ -55,7 +57,7 @@ func waitFinal(t *testing.T, svc testenv.Service, tok string, items []string) te
 func TestRowTheDownstreamRefusesIsARowError(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = time.Hour })
-	svc.Contacts.FailWhen(testenv.Holding(`\u0000`, http.StatusUnprocessableEntity))
+	svc.Contacts.FailWhen(contactstest.Holding(`\u0000`, http.StatusUnprocessableEntity))
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
 	items := smallItems(10)
 	items[3] = `{"external_id":"nul\u0000id","first_name":"N3","phone":"+14155550003"}`
@@ -63,7 +65,7 @@ func TestRowTheDownstreamRefusesIsARowError(t *testing.T) {
 	if h.Status != "partial_failure" || h.ProcessedItems != 10 || h.SucceededItems != 9 || h.FailedItems != 1 || h.FailureReason != nil {
 		t.Fatalf("header = %+v", h)
 	}
-	want := []rowError{{RowIndex: 3, ExternalID: "nul\uFFFDid", Field: "external_id", Message: "The external id must not contain a NUL character."}}
+	want := []rowError{{RowIndex: 3, ExternalID: "nul\uFFFDid", Field: "external_id", Message: "The external id is invalid."}}
 	if diff := cmp.Diff(want, rowErrors(t, svc, tok, h.ID)); diff != "" {
 		t.Errorf("row errors (-want +got):\n%s", diff)
 	}
@@ -82,7 +84,7 @@ func TestRowTheDownstreamRefusesIsARowError(t *testing.T) {
 func TestRowTheDownstreamFailsOnIsARowError(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = time.Hour })
-	svc.Contacts.FailWhen(testenv.Holding(`poison`, http.StatusInternalServerError))
+	svc.Contacts.FailWhen(contactstest.Holding(`poison`, http.StatusInternalServerError))
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
 	items := smallItems(8)
 	items[0] = `{"external_id":"poison","phone":"+14155550000"}`
@@ -120,7 +122,7 @@ func TestDownstreamFailingEveryRowIsRetried(t *testing.T) {
 func TestReceivableTheDownstreamFailsOnIsARowError(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = time.Hour })
-	svc.Txns.FailHolding("poison", http.StatusInternalServerError)
+	svc.Txns.FailWhen(transactionstest.Holding("poison", http.StatusInternalServerError))
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:view-any-receivable")
 	items := `[{"amount":100},{"amount":200},{"amount":300,"description":"poison"},{"amount":400},{"amount":500}]`
 	var env struct{ Data testenv.Header }

@@ -12,6 +12,7 @@ import (
 
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
+	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
 )
 
@@ -117,7 +118,7 @@ func TestDownstreamDownFailsTheBatchAfterRetryFor(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, func(c *batchsvc.Config) { c.RetryFor = 300 * time.Millisecond })
 	// The first chunk is written, then contacts-svc answers 503 to everything.
-	svc.Contacts.OnWrite(func(testenv.BulkCall) { svc.Contacts.SetStatus(http.StatusServiceUnavailable) })
+	svc.Contacts.OnWrite(func(contactstest.Call) { svc.Contacts.SetStatus(http.StatusServiceUnavailable) })
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-contact", "api:view-any-contact")
 	h := submitContacts(t, svc, tok, smallItems(600))
 	if h.Status != "failed" || h.ProcessedItems != 500 || h.SucceededItems != 500 || h.CompletedAt == nil ||
@@ -129,7 +130,7 @@ func TestDownstreamDownFailsTheBatchAfterRetryFor(t *testing.T) {
 	}
 	var retries int
 	for _, c := range svc.Contacts.Calls() {
-		if c.FirstRowIndex == 500 {
+		if c.BulkUpsert().FirstRowIndex == 500 {
 			retries++
 		}
 	}
@@ -172,7 +173,7 @@ func TestFinishedBatchKeepsNoItems(t *testing.T) {
 		r := svc.Do(t, http.MethodGet, "/api/v1/batches/"+h.ID+"/errors", tok, nil)
 		var errs struct{ Meta struct{ Total int } }
 		r.JSON(t, &errs)
-		if r.Status != http.StatusOK || errs.Meta.Total != h.FailedItems*2 {
+		if r.Status != http.StatusOK || errs.Meta.Total != h.FailedItems { // one message per failed row
 			t.Errorf("%s: errors = %d %s, want the row errors kept", tt.name, r.Status, r.Body)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/transactions-svc/client"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 // receivables renders n receivable items; every failEvery-th has no amount.
@@ -27,6 +29,14 @@ func TestSubmitChecksTheCampaign(t *testing.T) {
 	t.Parallel()
 	svc := testenv.Start(t, nil)
 	tok := svc.Token(t, tenantA, authz.Limits{BatchesInFlight: 100, BatchSubmissionsPerMinute: 100}, "api:create-receivable", "api:create-payable")
+	for _, c := range []transactionstest.Campaign{
+		{ID: "C5", Direction: "receivable", Steps: 5},
+		{ID: "P5", Direction: "payable", Steps: 5},
+		{ID: "P3", Direction: "payable", Steps: 3},
+		{ID: "P9", Direction: "payable", Steps: 9, Inactive: true},
+	} {
+		svc.Txns.AddCampaign(tenantA, c)
+	}
 	for _, tt := range []struct {
 		name, path, options string
 		items               int
@@ -35,9 +45,11 @@ func TestSubmitChecksTheCampaign(t *testing.T) {
 	}{
 		{"2,000 items × 5 steps", "/api/v1/receivables/batch", `{"campaign_id":"C5"}`, 2000, 202, ""},
 		{"2,001 items × 5 steps unacknowledged", "/api/v1/receivables/batch", `{"campaign_id":"C5"}`, 2001, 422, "options.acknowledge_messaging_volume"},
-		{"2,001 items × 5 steps acknowledged", "/api/v1/payables/batch", `{"campaign_id":"C5","acknowledge_messaging_volume":true}`, 2001, 202, ""},
-		{"auto-assign 3,334 × 3 steps", "/api/v1/payables/batch", `{"auto_assign_campaign":true}`, 3334, 422, "options.acknowledge_messaging_volume"},
+		{"2,001 items × 5 steps acknowledged", "/api/v1/payables/batch", `{"campaign_id":"P5","acknowledge_messaging_volume":true}`, 2001, 202, ""},
+		{"auto-assign 2,001 × 5 steps, the most of the direction's active campaigns", "/api/v1/payables/batch", `{"auto_assign_campaign":true}`, 2001, 422, "options.acknowledge_messaging_volume"},
+		{"auto-assign 2,000 × 5 steps: the inactive 9-step campaign does not count", "/api/v1/payables/batch", `{"auto_assign_campaign":true}`, 2000, 202, ""},
 		{"unknown campaign", "/api/v1/receivables/batch", `{"campaign_id":"nope"}`, 1, 422, "options.campaign_id"},
+		{"a campaign of the other direction", "/api/v1/receivables/batch", `{"campaign_id":"P5"}`, 1, 422, "options.campaign_id"},
 		{"5,001 receivables", "/api/v1/receivables/batch", `{}`, 5001, 422, "items"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,6 +66,7 @@ func TestReceivablesAndPayablesBatches(t *testing.T) {
 	svc := testenv.Start(t, nil)
 	tok := svc.Token(t, tenantA, authz.Limits{}, "api:create-receivable", "api:create-payable",
 		"api:view-any-receivable", "api:view-any-payable")
+	svc.Txns.AddCampaign(tenantA, transactionstest.Campaign{ID: "C5", Direction: "receivable", Steps: 5})
 	var env struct{ Data testenv.Header }
 	svc.Do(t, http.MethodPost, "/api/v1/receivables/batch", tok,
 		`{"items":`+receivables(600, 0)+`,"options":{"campaign_id":"C5","on_duplicate":"skip"}}`).JSON(t, &env)
@@ -67,14 +80,20 @@ func TestReceivablesAndPayablesBatches(t *testing.T) {
 	if pay.Status != "partial_failure" || pay.SucceededItems != 8 || pay.FailedItems != 2 {
 		t.Errorf("payables batch = %+v", pay)
 	}
-	calls := svc.Txns.Calls()
+	var paths []string
+	var calls []client.BulkCreateRequest
+	for _, r := range svc.Txns.Requests() {
+		if strings.HasSuffix(r.Path, "/bulk-create") {
+			paths, calls = append(paths, r.Path), append(calls, r.BulkCreate())
+		}
+	}
 	if len(calls) != 3 {
 		t.Fatalf("calls = %+v", calls)
 	}
-	for _, c := range calls[:2] {
-		if c.Path != "/internal/v1/receivables/bulk-create" || c.Direction != "receivable" || c.CampaignID != "C5" ||
+	for i, c := range calls[:2] {
+		if paths[i] != "/internal/v1/receivables/bulk-create" || c.Direction != "receivable" || c.CampaignID != "C5" ||
 			c.OnDuplicate != "skip" || c.EmitEvents || c.BatchID != rec.ID {
-			t.Errorf("receivables call = %+v", c)
+			t.Errorf("receivables call %s %+v", paths[i], c)
 		}
 	}
 	if c := calls[2]; c.Direction != "payable" || !c.EmitEvents || c.CampaignID != "" || c.FirstRowIndex != 0 {

@@ -6,13 +6,10 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/deploy v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
 )
 
 require (
+	code.dny.dev/ssrf v0.3.0 // indirect
 	github.com/andybalholm/brotli v1.2.6 // indirect
 	github.com/armon/go-metrics v0.4.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -21,6 +18,7 @@ require (
 	github.com/go-redis/redis_rate/v10 v10.0.1 // indirect
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/consul/api v1.34.5 // indirect
 	github.com/hashicorp/errwrap v1.1.0 // indirect
@@ -41,10 +39,20 @@ require (
 	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/mfridman/interpolate v0.0.2 // indirect
 	github.com/mitchellh/go-homedir v1.1.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/paylane/paylane/ai-gateway-svc v0.0.0 // indirect
+	github.com/paylane/paylane/batch-svc v0.0.0 // indirect
+	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/gateway v0.0.0 // indirect
+	github.com/paylane/paylane/identity-svc v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/webhook-svc v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
@@ -53,30 +61,53 @@ require (
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
+	github.com/segmentio/asm v1.2.1 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/segmentio/kafka-go v0.4.51 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
+	github.com/stripe/stripe-go/v82 v82.5.1 // indirect
 	github.com/twmb/franz-go v1.22.2 // indirect
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e // indirect
+	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/deploy v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+)
+
 replace (
+	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
+	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/deploy => ../deploy
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
+	github.com/paylane/paylane/sdk/go => ../sdk/go
+	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
+	github.com/paylane/paylane/webhook-svc => ../webhook-svc
 )

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/paylane/paylane/contacts-svc/internal/app"
-	"github.com/paylane/paylane/contacts-svc/internal/optins"
+	"github.com/paylane/paylane/contacts-svc/internal/peers"
 	optinclient "github.com/paylane/paylane/optin-svc/client"
 	"log/slog"
 	"net"
@@ -164,7 +164,7 @@ func (c Config) jwksURL() string { return strings.TrimRight(c.IdentityURL, "/") 
 
 // optIns is where a single contact read gets its opt-in standing, and the
 // cache in front of optin-svc when there is one (nil otherwise).
-func (c Config) optIns() (app.OptIns, *optins.Cache) {
+func (c Config) optIns() (app.OptIns, *peers.Cache) {
 	if c.OptInURL == "" {
 		return app.NoOptIns{}, nil
 	}
@@ -172,10 +172,10 @@ func (c Config) optIns() (app.OptIns, *optins.Cache) {
 	// busy service (the default transport keeps two per host and redials).
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 256, 256
-	remote := optins.NewRemote(optinclient.New(c.OptInURL, &http.Client{Transport: tr, Timeout: 5 * time.Second}))
+	remote := peers.NewRemote(optinclient.New(c.OptInURL, &http.Client{Transport: tr, Timeout: 5 * time.Second}))
 	if c.OptInCacheTTL <= 0 {
 		return remote, nil
 	}
-	cache := optins.NewCache(remote, c.OptInCacheTTL, c.OptInCacheSize)
+	cache := peers.NewCache(remote, c.OptInCacheTTL, c.OptInCacheSize)
 	return cache, cache
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/paylane/paylane/contacts-svc/internal/optins"
+	"github.com/paylane/paylane/contacts-svc/internal/peers"
 	"github.com/paylane/paylane/libs/events"
 )
 
@@ -13,7 +13,7 @@ import (
 // from the newest message, no consumer group), since each keeps its own
 // cache. While it cannot read (the brokers are down, or before it has
 // started), the cache's TTL bounds how stale an answer gets.
-func followOptIns(ctx context.Context, brokers []string, cache *optins.Cache, log *slog.Logger) {
+func followOptIns(ctx context.Context, brokers []string, cache *peers.Cache, log *slog.Logger) {
 	log = log.With("worker", "optin-cache")
 	err := events.Follow(ctx, brokers, []string{events.TopicOptins}, log,
 		func() { log.Info("following optin-svc's events to evict cached opt-in answers") }, cache.Invalidate)

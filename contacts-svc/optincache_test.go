@@ -11,15 +11,15 @@ import (
 	"github.com/segmentio/kafka-go"
 
 	contacts "github.com/paylane/paylane/contacts-svc"
-	"github.com/paylane/paylane/contacts-svc/internal/optins/optinstest"
-	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/contacts-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
+	"github.com/paylane/paylane/optin-svc/client/clienttest"
 )
 
 // optInReader creates a contact with phone and returns a function that
 // reads its opt_in_status through the single read.
-func optInReader(t *testing.T, svc testsvc.Service, phone string) (id string, status func() string) {
+func optInReader(t *testing.T, svc testenv.Service, phone string) (id string, status func() string) {
 	t.Helper()
 	tok := svc.Token(t, tenantA, abilities...)
 	code, body := call(t, "POST", svc.BaseURL()+"/api/v1/contacts", tok, `{"first_name":"Ada","phone":"`+phone+`"}`, nil)
@@ -52,8 +52,8 @@ func optInReader(t *testing.T, svc testsvc.Service, phone string) (id string, st
 func TestSingleReadKeepsTheOptInAnswerUntilAnEventChangesIt(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	optin := optinstest.Start(t)
-	svc := testsvc.StartWith(t, brokers, func(c *contacts.Config) {
+	optin := clienttest.Start(t)
+	svc := testenv.StartWith(t, brokers, func(c *contacts.Config) {
 		// A TTL beyond the wait below: only the event can refresh the answer.
 		c.OptInURL, c.OptInCacheTTL, c.OptInCacheSize = optin.URL, time.Minute, 100
 	})
@@ -68,7 +68,7 @@ func TestSingleReadKeepsTheOptInAnswerUntilAnEventChangesIt(t *testing.T) {
 		t.Fatalf("optin-svc asked %d times for three reads, want 1", n)
 	}
 
-	optin.Set(tenantA, id, optinstest.Standing{Status: "opted_out"})
+	optin.Set(tenantA, id, clienttest.Standing{Status: "opted_out"})
 	if got := status(); got != "none" {
 		t.Fatalf("opt_in_status = %q before any event, want the cached none", got)
 	}
@@ -87,11 +87,11 @@ func TestSingleReadKeepsTheOptInAnswerUntilAnEventChangesIt(t *testing.T) {
 
 func TestSingleReadWithoutOptInCacheAsksEveryTime(t *testing.T) {
 	t.Parallel()
-	optin := optinstest.Start(t)
-	svc := testsvc.StartWith(t, nil, func(c *contacts.Config) { c.OptInURL, c.OptInCacheTTL = optin.URL, 0 })
+	optin := clienttest.Start(t)
+	svc := testenv.StartWith(t, nil, func(c *contacts.Config) { c.OptInURL, c.OptInCacheTTL = optin.URL, 0 })
 	id, status := optInReader(t, svc, "+14155550143")
 	status()
-	optin.Set(tenantA, id, optinstest.Standing{Status: "opted_in"})
+	optin.Set(tenantA, id, clienttest.Standing{Status: "opted_in"})
 	if got := status(); got != "opted_in" || optin.Calls(tenantA, id) != 2 {
 		t.Fatalf("second read = %q after %d calls, want opted_in after 2", got, optin.Calls(tenantA, id))
 	}
@@ -123,7 +123,7 @@ func publishOptInEvent(t *testing.T, brokers []string, typ string, data any) {
 // retries, never a 500.
 func TestSingleReadIsServiceUnavailableWhileOptInSvcIs(t *testing.T) {
 	t.Parallel()
-	optin := optinstest.Start(t)
+	optin := clienttest.Start(t)
 	down := httptest.NewServer(http.NotFoundHandler())
 	downURL := down.URL
 	down.Close() // nothing listens there any more
@@ -136,7 +136,7 @@ func TestSingleReadIsServiceUnavailableWhileOptInSvcIs(t *testing.T) {
 		{"optin-svc unreachable", downURL, func() {}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := testsvc.StartWith(t, nil, func(c *contacts.Config) {
+			svc := testenv.StartWith(t, nil, func(c *contacts.Config) {
 				c.OptInURL, c.OptInCacheTTL = tc.url, 0
 			})
 			tok := svc.Token(t, tenantA, abilities...)

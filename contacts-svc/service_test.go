@@ -14,7 +14,7 @@ import (
 
 	contacts "github.com/paylane/paylane/contacts-svc"
 	"github.com/paylane/paylane/contacts-svc/client"
-	"github.com/paylane/paylane/contacts-svc/internal/testsvc"
+	"github.com/paylane/paylane/contacts-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 )
@@ -53,7 +53,7 @@ func call(t *testing.T, method, url, token, body string, header map[string]strin
 func TestEventsReachTheBroker(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	svc := testsvc.Start(t, brokers)
+	svc := testenv.Start(t, brokers)
 	tok := svc.Token(t, tenantA, abilities...)
 	api := svc.BaseURL() + "/api/v1/contacts"
 
@@ -90,7 +90,7 @@ func TestEventsReachTheBroker(t *testing.T) {
 	marker := createMarker(t, svc)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	got := testsvc.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
+	got := testenv.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
 		var c client.Contact
 		return e.Decode(&c) == nil && c.ID == marker
 	})
@@ -122,7 +122,7 @@ func TestEventsReachTheBroker(t *testing.T) {
 }
 
 // createMarker creates one more contact and returns its id.
-func createMarker(t *testing.T, svc testsvc.Service) string {
+func createMarker(t *testing.T, svc testenv.Service) string {
 	t.Helper()
 	status, body := call(t, "POST", svc.BaseURL()+"/api/v1/contacts", svc.Token(t, tenantA, abilities...),
 		`{"first_name":"Marker","phone":"+14155550199"}`, nil)
@@ -140,7 +140,7 @@ func createMarker(t *testing.T, svc testsvc.Service) string {
 
 func TestInternalListener(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
+	svc := testenv.Start(t, nil)
 	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
 		resp, err := http.Get("http://" + svc.Addrs.Internal + path)
 		if err != nil {
@@ -224,7 +224,7 @@ func TestConfigFromEnv(t *testing.T) {
 // it (the gateway's public caps apply before any request reaches it).
 func TestBulkUpsertTakesAChunkAboveOneMegabyte(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
+	svc := testenv.Start(t, nil)
 	defTok := svc.Token(t, tenantA, "api:create-contact-field-definition")
 	status, body := call(t, "POST", svc.BaseURL()+"/api/v1/contact-field-definitions", defTok,
 		`{"key":"notes","label":"Notes","type":"string"}`, nil)
@@ -273,7 +273,7 @@ func TestBulkUpsertTakesAChunkAboveOneMegabyte(t *testing.T) {
 func TestBulkUpsertEventsFollowEmitEvents(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	svc := testsvc.Start(t, brokers)
+	svc := testenv.Start(t, brokers)
 	bulk := func(body string) []struct {
 		ContactID string `json:"contact_id"`
 		Action    string `json:"action"`
@@ -307,7 +307,7 @@ func TestBulkUpsertEventsFollowEmitEvents(t *testing.T) {
 	marker := createMarker(t, svc)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	got := testsvc.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
+	got := testenv.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
 		var c client.Contact
 		return e.Decode(&c) == nil && c.ID == marker
 	})

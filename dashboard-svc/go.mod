@@ -3,21 +3,19 @@ module github.com/paylane/paylane/dashboard-svc
 go 1.26.8
 
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/optin-svc => ../optin-svc
-	github.com/paylane/paylane/transactions-svc => ../transactions-svc
-	github.com/paylane/paylane/webhook-svc => ../webhook-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
+	github.com/paylane/paylane/webhook-svc/client => ../webhook-svc/client
 )
 
 require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/identity-svc v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
-	github.com/paylane/paylane/transactions-svc v0.0.0
-	github.com/paylane/paylane/webhook-svc v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+	github.com/paylane/paylane/webhook-svc/client v0.0.0
 )
 
 require (

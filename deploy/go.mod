@@ -2,23 +2,13 @@ module github.com/paylane/paylane/deploy
 
 go 1.26.8
 
-require github.com/paylane/paylane/libs v0.0.0
-
-replace github.com/paylane/paylane/libs => ../libs
-
 require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/batch-svc v0.0.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/dashboard-svc v0.0.0
-	github.com/paylane/paylane/gateway v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/optin-svc v0.0.0
-	github.com/paylane/paylane/sdk/go v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
+	github.com/stripe/stripe-go/v82 v82.5.1
 	github.com/twilio/twilio-go v1.31.0
 	github.com/twmb/franz-go v1.22.2
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
@@ -32,11 +22,12 @@ require (
 
 require (
 	code.dny.dev/ssrf v0.3.0 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
+	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
 	github.com/armon/go-metrics v0.4.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/blang/semver/v4 v4.0.0 // indirect
@@ -65,6 +56,7 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/golang/mock v1.6.0 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/consul/api v1.34.5 // indirect
 	github.com/hashicorp/errwrap v1.1.0 // indirect
@@ -91,18 +83,25 @@ require (
 	github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
+	github.com/oapi-codegen/runtime v1.9.0 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
-	github.com/paylane/paylane/transactions-svc v0.0.0
-	github.com/paylane/paylane/webhook-svc v0.0.0
+	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/webhook-svc/client v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
-	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/segmentio/asm v1.2.1 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
@@ -111,14 +110,17 @@ require (
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	github.com/xlab/treeprint v1.2.0 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e // indirect
 	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
@@ -130,14 +132,38 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
+require github.com/prometheus/common v0.72.0
+
+require (
+	github.com/paylane/paylane/ai-gateway-svc v0.0.0
+	github.com/paylane/paylane/batch-svc v0.0.0
+	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/dashboard-svc v0.0.0
+	github.com/paylane/paylane/gateway v0.0.0
+	github.com/paylane/paylane/identity-svc v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/optin-svc v0.0.0
+	github.com/paylane/paylane/sdk/go v0.0.0
+	github.com/paylane/paylane/transactions-svc v0.0.0
+	github.com/paylane/paylane/webhook-svc v0.0.0
+)
+
 replace (
+	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
 	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/dashboard-svc => ../dashboard-svc
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
+	github.com/paylane/paylane/libs => ../libs
 	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
 	github.com/paylane/paylane/sdk/go => ../sdk/go
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc
+	github.com/paylane/paylane/webhook-svc/client => ../webhook-svc/client
 )

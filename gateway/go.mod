@@ -2,14 +2,10 @@ module github.com/paylane/paylane/gateway
 
 go 1.26.8
 
-replace github.com/paylane/paylane/libs => ../libs
-
 require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
-	github.com/paylane/paylane/identity-svc v0.0.0-00010101000000-000000000000
-	github.com/paylane/paylane/libs v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/common v0.72.0
 	github.com/redis/go-redis/v9 v9.23.0
@@ -78,4 +74,12 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace github.com/paylane/paylane/identity-svc => ../identity-svc
+require (
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+)
+
+replace (
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
+	github.com/paylane/paylane/libs => ../libs
+)

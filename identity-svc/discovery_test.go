@@ -13,7 +13,7 @@ import (
 	"time"
 
 	identity "github.com/paylane/paylane/identity-svc"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 )
 
 // agent is a stand-in Consul agent: it speaks /v1/agent/service/register
@@ -82,11 +82,11 @@ func consulConfig(t *testing.T, a *agent) identity.Config {
 	if env.Registrar == nil {
 		t.Fatal("ConfigFromEnv with CONSUL_HTTP_ADDR set: no Registrar")
 	}
-	db := testsvc.NewDB(t)
-	_, seed := testsvc.Signer(t)
+	db := testenv.NewDB(t)
+	_, seed := testenv.Signer(t)
 	return identity.Config{
 		HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0", DatabaseURL: db.AppDSN, DBMaxConns: 2,
-		SigningKey: seed, AdminToken: testsvc.AdminToken, InternalTokenTTL: time.Minute,
+		SigningKey: seed, AdminToken: testenv.AdminToken, InternalTokenTTL: time.Minute,
 		Registrar: env.Registrar, AdvertiseHost: "127.0.0.1",
 	}
 }

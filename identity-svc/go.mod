@@ -6,7 +6,6 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/libs v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
 	golang.org/x/crypto v0.58.0
 	golang.org/x/text v0.43.0
@@ -64,4 +63,12 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace github.com/paylane/paylane/libs => ../libs
+require (
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+)
+
+replace (
+	github.com/paylane/paylane/identity-svc/client => ./client
+	github.com/paylane/paylane/libs => ../libs
+)

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	identity "github.com/paylane/paylane/identity-svc"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -104,7 +104,7 @@ func TestValidate(t *testing.T) {
 
 func TestRunServesProbesAndTheAPI(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
+	svc := testenv.Start(t, nil)
 	for _, u := range []string{
 		"http://" + svc.Addrs.Internal + "/healthz",
 		"http://" + svc.Addrs.Internal + "/readyz",
@@ -136,7 +136,7 @@ func TestRunMigratesAndStopsOnCancel(t *testing.T) {
 	pg := testkit.PG(t)
 	// A database without the migrations: Run applies them with the owner DSN.
 	app := pg.Database(t, "identity_empty")
-	_, seed := testsvc.Signer(t)
+	_, seed := testenv.Signer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan identity.Addrs, 1)
 	done := make(chan error, 1)
@@ -144,7 +144,7 @@ func TestRunMigratesAndStopsOnCancel(t *testing.T) {
 		done <- identity.Run(ctx, identity.Config{
 			HTTPAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:0",
 			DatabaseURL: app, MigrateDatabaseURL: pg.OwnerDSN(t, app), DBMaxConns: 2,
-			SigningKey: seed, AdminToken: testsvc.AdminToken, InternalTokenTTL: time.Minute,
+			SigningKey: seed, AdminToken: testenv.AdminToken, InternalTokenTTL: time.Minute,
 			Ready: func(a identity.Addrs) { ready <- a },
 		})
 	}()
@@ -155,7 +155,7 @@ func TestRunMigratesAndStopsOnCancel(t *testing.T) {
 		t.Fatalf("Run stopped early: %v", err)
 	}
 	req, _ := http.NewRequest(http.MethodPost, "http://"+addrs.HTTP+"/admin/v1/tenants", strings.NewReader(`{"name":"Acme"}`))
-	req.Header.Set("Authorization", "Bearer "+testsvc.AdminToken)
+	req.Header.Set("Authorization", "Bearer "+testenv.AdminToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -6,10 +6,6 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/identity-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
-	github.com/paylane/paylane/transactions-svc v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/twilio/twilio-go v1.31.0
@@ -17,24 +13,12 @@ require (
 
 require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
-	github.com/armon/go-metrics v0.4.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/fatih/color v1.19.0 // indirect
-	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/golang/mock v1.6.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/hashicorp/consul/api v1.34.5 // indirect
-	github.com/hashicorp/errwrap v1.1.0 // indirect
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-hclog v1.6.3 // indirect
-	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
-	github.com/hashicorp/go-metrics v0.6.0 // indirect
-	github.com/hashicorp/go-multierror v1.1.1 // indirect
-	github.com/hashicorp/go-rootcerts v1.0.2 // indirect
 	github.com/hashicorp/golang-lru v1.0.2 // indirect
-	github.com/hashicorp/serf v0.10.4 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
@@ -43,7 +27,6 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect
 	github.com/mfridman/interpolate v0.0.2 // indirect
-	github.com/mitchellh/go-homedir v1.1.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
@@ -63,16 +46,24 @@ require (
 	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
-	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
+	github.com/paylane/paylane/identity-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/optin-svc/client v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+)
+
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
+	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/transactions-svc => ../transactions-svc
+	github.com/paylane/paylane/optin-svc/client => ./client
+	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 )

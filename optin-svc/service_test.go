@@ -9,7 +9,7 @@ import (
 
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
@@ -24,7 +24,7 @@ func TestRunRefusesAnInvalidConfiguration(t *testing.T) {
 
 func TestRunServesProbesAndStops(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{Brokers: testkit.Broker(t)})
+	env := testenv.Start(t, testenv.Options{Brokers: testkit.Broker(t)})
 	internal := env.InternalAddr
 	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
 		resp, err := http.Get("http://" + internal + path)

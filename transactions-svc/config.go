@@ -13,6 +13,7 @@ import (
 
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/sealer"
 )
 
 // serviceName labels logs and metrics.
@@ -47,6 +48,15 @@ type Config struct {
 	LinkKey []byte
 	// PublicBaseURL is the public origin of the links, e.g. https://pay.example.com (PUBLIC_BASE_URL).
 	PublicBaseURL string
+	// RailEncryptionKey seals the tenants' payment-provider secrets, 32
+	// bytes (RAIL_ENCRYPTION_KEY, base64). Without it every tenant stays on
+	// the sandbox rail and PUT /payment-rail answers 503.
+	RailEncryptionKey []byte
+	// StripeAPIBase is Stripe's API origin (STRIPE_API_BASE; empty is
+	// https://api.stripe.com, the local stack points it at stripe-mock).
+	StripeAPIBase string
+	// StripeTimeout bounds each call to Stripe (STRIPE_TIMEOUT, 10s).
+	StripeTimeout time.Duration
 	// SchedulerInterval is how often the scheduler polls (SCHEDULER_INTERVAL, 1s).
 	SchedulerInterval time.Duration
 	// Clock, when set, replaces time.Now (tests drive the scheduler with it).
@@ -69,6 +79,7 @@ const (
 	DefaultDBMaxConns        = 10
 	DefaultContactsTimeout   = 3 * time.Second
 	DefaultSchedulerInterval = time.Second
+	DefaultStripeTimeout     = 10 * time.Second
 	minLinkKey               = 32
 )
 
@@ -87,6 +98,8 @@ func ConfigFromEnv() (Config, error) {
 		ContactsTimeout:    DefaultContactsTimeout,
 		PublicBaseURL:      os.Getenv("PUBLIC_BASE_URL"),
 		SchedulerInterval:  DefaultSchedulerInterval,
+		StripeAPIBase:      os.Getenv("STRIPE_API_BASE"),
+		StripeTimeout:      DefaultStripeTimeout,
 	}
 	var errs []error
 	if v := os.Getenv("DB_MAX_CONNS"); v != "" {
@@ -103,7 +116,15 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.LinkKey = key
 	}
-	errs = append(errs, envconf.Duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), envconf.Duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval))
+	if v := os.Getenv("RAIL_ENCRYPTION_KEY"); v != "" {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("RAIL_ENCRYPTION_KEY is not base64: %w", err))
+		}
+		cfg.RailEncryptionKey = key
+	}
+	errs = append(errs, envconf.Duration("CONTACTS_TIMEOUT", &cfg.ContactsTimeout), envconf.Duration("SCHEDULER_INTERVAL", &cfg.SchedulerInterval),
+		envconf.Duration("STRIPE_TIMEOUT", &cfg.StripeTimeout))
 	level, err := envconf.LogLevel()
 	errs = append(errs, err)
 	cfg.Logger = obs.NewLogger(serviceName, os.Stdout, level)
@@ -127,6 +148,15 @@ func (c Config) Validate() error {
 	}
 	if !envconf.IsHTTPURL(c.PublicBaseURL) {
 		errs = append(errs, errors.New("PUBLIC_BASE_URL must be an absolute http(s) URL"))
+	}
+	if c.RailEncryptionKey != nil && len(c.RailEncryptionKey) != sealer.KeySize {
+		errs = append(errs, fmt.Errorf("RAIL_ENCRYPTION_KEY must be the base64 of %d bytes", sealer.KeySize))
+	}
+	if c.StripeAPIBase != "" && !envconf.IsHTTPURL(c.StripeAPIBase) {
+		errs = append(errs, errors.New("STRIPE_API_BASE must be an absolute http(s) URL"))
+	}
+	if c.StripeTimeout < 0 {
+		errs = append(errs, errors.New("STRIPE_TIMEOUT must not be negative"))
 	}
 	if c.ContactsTimeout <= 0 || c.SchedulerInterval <= 0 {
 		errs = append(errs, errors.New("CONTACTS_TIMEOUT and SCHEDULER_INTERVAL must be positive"))

@@ -6,9 +6,8 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/paylane/paylane/contacts-svc v0.0.0
-	github.com/paylane/paylane/libs v0.0.0
 	github.com/segmentio/kafka-go v0.4.51
+	golang.org/x/sync v0.24.0
 )
 
 require (
@@ -29,7 +28,6 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
-	github.com/paylane/paylane/optin-svc v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
@@ -46,15 +44,20 @@ require (
 	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
+require (
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/transactions-svc/client v0.0.0
+	github.com/stripe/stripe-go/v82 v82.5.1
+)
+
 replace (
-	github.com/paylane/paylane/contacts-svc => ../contacts-svc
-	github.com/paylane/paylane/identity-svc => ../identity-svc
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/libs => ../libs
-	github.com/paylane/paylane/optin-svc => ../optin-svc
+	github.com/paylane/paylane/transactions-svc/client => ./client
 )

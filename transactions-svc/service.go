@@ -17,14 +17,16 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/pgdb"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/consumer"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
+	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -68,12 +70,20 @@ func Run(ctx context.Context, cfg Config) error {
 	defer pool.Close()
 
 	st := store.New(pool)
-	uc := app.New(st, contacts.New(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
+	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
+	if cfg.RailEncryptionKey != nil {
+		sl, err := sealer.New(cfg.RailEncryptionKey)
+		if err != nil {
+			return fmt.Errorf("rail sealer: %w", err)
+		}
+		uc.WithRails(&app.Rails{Stripe: striperail.New(striperail.Config{APIBase: cfg.StripeAPIBase, Timeout: cfg.StripeTimeout}),
+			Sealer: sl, PublicBase: cfg.PublicBaseURL})
+	}
 	reg := obs.NewRegistry()
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: httpapi.MaxBody})
 	web.Use(obs.HTTPMetrics(reg, serviceName))
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
-	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool})
+	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool, Log: log})
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
 		Web: web, Registry: reg, Ready: pool.Ping, Log: log})

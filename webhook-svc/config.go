@@ -15,8 +15,8 @@ import (
 
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/obs"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 )
 
 // Config is everything webhook-svc needs to run, filled from the

@@ -33,7 +33,9 @@ type stack struct {
 	secrets Secrets
 	cluster *pgcluster.Cluster
 	brokers []string
-	lock    *os.File // held while the stack runs (see lockRoot)
+	// stripeURL is the local stripe-mock (empty when it could not start).
+	stripeURL string
+	lock      *os.File // held while the stack runs (see lockRoot)
 	// listeners are the addresses reserved for the gateway and the services
 	// (see reserve); serve closes those a failed start left unserved.
 	listeners []net.Listener
@@ -91,6 +93,8 @@ func Run(ctx context.Context, opts Options) error {
 	}()
 	s.brokers = brokers
 	s.logf("Kafka-protocol broker on %v", brokers)
+	stopStripe := s.startStripeMock(ctx)
+	defer stopStripe()
 	return s.serve(ctx)
 }
 
@@ -260,12 +264,13 @@ func (s *stack) describe(addrs map[string]string, public, adminAddr string) (Inf
 	}
 	return Info{
 		File: File{
-			GatewayURL:   gatewayURL,
-			CAFile:       s.tls.CACert,
-			AdminURL:     adminURL,
-			AdminToken:   s.secrets.AdminToken,
-			SMSAuthToken: s.secrets.SMSAuthToken,
-			KafkaBrokers: strings.Join(s.brokers, ","),
+			GatewayURL:    gatewayURL,
+			CAFile:        s.tls.CACert,
+			AdminURL:      adminURL,
+			AdminToken:    s.secrets.AdminToken,
+			SMSAuthToken:  s.secrets.SMSAuthToken,
+			KafkaBrokers:  strings.Join(s.brokers, ","),
+			StripeAPIBase: s.stripeURL,
 		},
 		Root:          s.paths.root,
 		GatewayAddr:   public,

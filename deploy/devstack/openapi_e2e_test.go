@@ -173,6 +173,7 @@ func TestServedOpenAPIMatchesLiveAnswers(t *testing.T) {
 	o.suppression(t, phoneID)
 	o.optIns(t)
 	o.webhooks(t)
+	o.paymentRail(t)
 	o.batches(t)
 	o.aiGateway(t, contactID)
 	o.edgeErrors(t)
@@ -506,6 +507,17 @@ func (o *oaRun) webhooks(t *testing.T) {
 	o.call(t, http.MethodDelete, base, "", http.StatusNoContent)
 	o.call(t, http.MethodGet, base, "", http.StatusNotFound)
 	o.call(t, http.MethodGet, base+"/deliveries", "", http.StatusNotFound)
+}
+
+// paymentRail connects the stack's stripe-mock as the tenant's rail and
+// goes back to the sandbox rail (the transactions of the sweep stay there).
+func (o *oaRun) paymentRail(t *testing.T) {
+	o.call(t, http.MethodGet, "/api/v1/payment-rail", "", http.StatusOK)
+	o.bad(t, http.MethodPut, "/api/v1/payment-rail", `{"provider":"stripe","secret_key":"nope","webhook_secret":"whsec_x"}`, http.StatusUnprocessableEntity)
+	o.call(t, http.MethodPut, "/api/v1/payment-rail", `{"provider":"stripe","secret_key":"sk_test_oa","webhook_secret":"whsec_oa","publishable_key":"pk_test_oa"}`,
+		http.StatusOK, "Idempotency-Key", "oa-rail")
+	o.call(t, http.MethodGet, "/api/v1/payment-rail", "", http.StatusOK)
+	o.call(t, http.MethodDelete, "/api/v1/payment-rail", "", http.StatusNoContent)
 }
 
 func (o *oaRun) batches(t *testing.T) {

@@ -20,12 +20,14 @@ import (
 	twilio "github.com/twilio/twilio-go/client"
 
 	"github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/ids"
 )
 
 // TestOptInEndToEnd drives optin-svc through the real gateway over HTTPS
 // (and its operator routes through the admin listener), on one devstack:
-// the suppression list, the opt_in flag gate, a double opt-in from the
+// the suppression list, the opt_in flag gate, phone records and contacts
+// resolved through the real contacts-svc, a double opt-in from the
 // landing page to the YES reply, a STOP reply, a receivable to the number
 // that texted STOP, and the gateway's per-IP limit on inbound SMS.
 func TestOptInEndToEnd(t *testing.T) {
@@ -49,6 +51,7 @@ func TestOptInEndToEnd(t *testing.T) {
 		}
 		o.stoppedReceivable(t, stopped, contactID)
 	})
+	t.Run("contacts of opt-ins are contacts-svc's", o.contactsOfOptIns)
 	t.Run("inbound SMS limit per IP", o.inboundLimit) // last: it spends the IP's allowance
 }
 
@@ -389,7 +392,13 @@ func (o *optinE2E) awaitConfirmationSMS(t *testing.T, e164 string) {
 // for 200, a TwiML answer.
 func (o *optinE2E) inbound(t *testing.T, e164, text, sig string, status int) response {
 	t.Helper()
-	form := url.Values{"From": {e164}, "To": {devSenderNumber}, "Body": {text},
+	return o.inboundTo(t, e164, devSenderNumber, text, sig, status)
+}
+
+// inboundTo is inbound to the sender number to.
+func (o *optinE2E) inboundTo(t *testing.T, e164, to, text, sig string, status int) response {
+	t.Helper()
+	form := url.Values{"From": {e164}, "To": {to}, "Body": {text},
 		"MessageSid": {"SM" + strings.ToLower(ids.New())}, "AccountSid": {"AC00000000000000000000000000000000"}}
 	full := o.info.GatewayURL + inboundPath
 	if sig == "" {
@@ -435,4 +444,60 @@ func twilioSignature(authToken, fullURL string, form url.Values) string {
 	mac := hmac.New(sha1.New, []byte(authToken))
 	mac.Write([]byte(b.String()))
 	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// contactsOfOptIns: optin-svc resolves a contact_phone_id through
+// contacts-svc's phone records (a contact id is not one), and the landing
+// page and an inbound YES find or create the number's contact in
+// contacts-svc with service tokens: a new number gets one contact, a known
+// number keeps its contact. A tenant of its own with its own sender
+// number, so a YES from a number it never wrote to is the tenant's.
+func (o *optinE2E) contactsOfOptIns(t *testing.T) {
+	ctx := context.Background()
+	name, number, on, limit := "E2E contacts "+ids.New(), "+15005550077", true, noRateLimit
+	tenant, err := o.admin.CreateTenant(ctx, client.TenantInput{Name: &name, SMSNumber: &number,
+		Flags: &client.FlagsInput{OptIn: &on}, Limits: &client.LimitsInput{APIRequestsPerMinute: &limit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	minted, err := o.admin.CreateToken(ctx, tenant.ID, client.TokenInput{Name: "e2e opt-ins", Abilities: authz.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := minted.Token
+
+	_, adaE164 := o.phone()
+	ada := o.create(t, token, fmt.Sprintf(`{"first_name":"Ada","phone":%q}`, adaE164))
+	o.expectDetail(t, o.call(t, http.MethodPost, "/api/v1/suppression-list", token,
+		fmt.Sprintf(`{"contact_phone_id":%q,"reason":"manual","channel":"sms"}`, ada.ID), nil), "contact_phone_id")
+
+	var code struct {
+		ID  string `json:"id"`
+		URL string `json:"url"`
+	}
+	body := fmt.Sprintf(`{"name":"E2E contacts %s","double_opt_in":true,"is_live":true}`, ids.New())
+	o.decodeData(t, o.adminCall(t, http.MethodPost, "/admin/v1/tenants/"+tenant.ID+"/opt-in-codes", body), http.StatusCreated, &code)
+	national, e164 := o.phone()
+	o.submitLanding(t, strings.TrimPrefix(code.URL, o.info.GatewayURL), national)
+	var pending []wireConsent
+	o.decodeData(t, o.call(t, http.MethodGet, "/api/v1/opt-ins?opt_in_code_id="+url.QueryEscape(code.ID), token, "", nil), http.StatusOK, &pending)
+	found := o.list(t, token, "phone="+url.QueryEscape(e164))
+	if len(pending) != 1 || len(found.Data) != 1 || found.Data[0].ID != pending[0].ContactID {
+		t.Fatalf("landing page with %s: consents %+v, contacts of %s %v; want one consent of the one new contact",
+			national, pending, e164, found.ids())
+	}
+
+	o.inboundTo(t, adaE164, number, "YES", "", http.StatusOK)
+	var confirmed []wireConsent
+	o.decodeData(t, o.call(t, http.MethodGet, "/api/v1/opt-ins?status=confirmed&per_page=100", token, "", nil), http.StatusOK, &confirmed)
+	var adas int
+	for _, c := range confirmed {
+		if c.ContactID == ada.ID {
+			adas++
+		}
+	}
+	if got := o.list(t, token, "phone="+url.QueryEscape(adaE164)); adas != 1 || len(got.Data) != 1 || got.Data[0].ID != ada.ID {
+		t.Errorf("YES from Ada's number: %d confirmed consents of Ada %s (%+v), contacts of the number %v; want one, and Ada found, not created",
+			adas, ada.ID, confirmed, got.ids())
+	}
 }

@@ -23,6 +23,8 @@ type Secrets struct {
 	LinkKey []byte `json:"link_key"`
 	// WebhookEncryptionKey encrypts webhook signing secrets at rest.
 	WebhookEncryptionKey []byte `json:"webhook_encryption_key"`
+	// RailEncryptionKey encrypts the tenants' payment-provider keys at rest.
+	RailEncryptionKey []byte `json:"rail_encryption_key"`
 	// SMSAuthToken signs the SMS provider's inbound callbacks.
 	SMSAuthToken string `json:"sms_auth_token"`
 	// ServiceSecret lets services ask identity-svc for internal tokens
@@ -66,7 +68,7 @@ func LoadOrCreateSecrets(path string) (Secrets, error) {
 // changed anything.
 func (s *Secrets) fill() (bool, error) {
 	changed := false
-	for _, k := range []*[]byte{&s.SigningKey, &s.LinkKey, &s.WebhookEncryptionKey} {
+	for _, k := range []*[]byte{&s.SigningKey, &s.LinkKey, &s.WebhookEncryptionKey, &s.RailEncryptionKey} {
 		if len(*k) == keySize {
 			continue
 		}

@@ -43,7 +43,10 @@ type deps struct {
 	// caFile is the local CA: services that call the gateway's HTTPS
 	// listener (webhook receivers in tests) trust it.
 	caFile string
-	logger *slog.Logger
+	// stripeURL is the local stripe-mock, Stripe's API for the Stripe rail
+	// (empty: the rail is off).
+	stripeURL string
+	logger    *slog.Logger
 }
 
 // service is one row of the stack. A service joins the devstack by adding
@@ -88,7 +91,8 @@ func services() []service {
 			adminRoutes: []string{"/admin/v1/tenants/*/opt-in-codes", "/admin/v1/tenants/*/messages"}},
 		{name: "transactions", stage: 1, run: runTransactions, binary: "transactions-svc", env: transactionsEnv,
 			routes: []string{"/api/v1/receivables", "/api/v1/payables", "/api/v1/transactions",
-				"/api/v1/transaction-field-definitions", "/api/v1/campaigns", "/l/r", "/l/p"}},
+				"/api/v1/transaction-field-definitions", "/api/v1/campaigns", "/api/v1/payment-rail", "/l/r", "/l/p",
+				"/webhooks/rails"}},
 		{name: "webhook", stage: 1, routes: []string{"/api/v1/webhook-endpoints"}, run: runWebhook,
 			binary: "webhook-svc", env: webhookEnv},
 		{name: "batch", stage: 1, run: runBatch, binary: "batch-svc", env: batchEnv,
@@ -184,7 +188,20 @@ func transactionsConfig(d deps) transactionssvc.Config {
 		LinkKey:            d.secrets.LinkKey,
 		PublicBaseURL:      d.publicURL,
 		SchedulerInterval:  time.Second,
+		RailEncryptionKey:  railKey(d),
+		StripeAPIBase:      d.stripeURL,
+		StripeTimeout:      10 * time.Second,
 	}
+}
+
+// railKey is the rail encryption key when the Stripe rail is on (a
+// stripe-mock runs), else nil: without the key transactions-svc keeps every
+// tenant on the sandbox rail.
+func railKey(d deps) []byte {
+	if d.stripeURL == "" {
+		return nil
+	}
+	return d.secrets.RailEncryptionKey
 }
 
 func transactionsEnv(d deps) []string {
@@ -193,7 +210,10 @@ func transactionsEnv(d deps) []string {
 		"CONTACTS_TIMEOUT=3s",
 		"LINK_KEY="+b64(d.secrets.LinkKey),
 		"PUBLIC_BASE_URL="+d.publicURL,
-		"SCHEDULER_INTERVAL=1s")
+		"SCHEDULER_INTERVAL=1s",
+		"RAIL_ENCRYPTION_KEY="+b64(railKey(d)),
+		"STRIPE_API_BASE="+d.stripeURL,
+		"STRIPE_TIMEOUT=10s")
 }
 
 func runBatch(ctx context.Context, d deps, ready func(string)) error {

@@ -86,6 +86,7 @@ func (s *stack) depsFor(ctx context.Context, row service, addrs map[string]strin
 		secrets:      s.secrets,
 		publicURL:    publicBaseURL(s.opts.GatewayAddr),
 		caFile:       s.tls.CACert,
+		stripeURL:    s.stripeURL,
 		internalAddr: "127.0.0.1:0",
 		logger:       obs.NewLogger(name+"-svc", s.opts.ServiceLog, s.opts.LogLevel),
 	}

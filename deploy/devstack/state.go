@@ -22,6 +22,9 @@ type File struct {
 	// KafkaBrokers is the Kafka-protocol broker's address (host:port, comma
 	// separated), for watching the paylane.*.v1 topics with any Kafka client.
 	KafkaBrokers string `json:"kafka_brokers"`
+	// StripeAPIBase is the local stripe-mock that stands in for Stripe's API
+	// on the Stripe rail (empty when it could not start).
+	StripeAPIBase string `json:"stripe_api_base,omitempty"`
 }
 
 // readFile returns the devstack.json of a previous start, or a zero File

@@ -100,12 +100,13 @@ func TestEventPayloadsMatchTheirWebhookSchemas(t *testing.T) {
 		Status: "pending", PaymentLinkURL: str("https://pay.example/l/r/01JD3X0Q4Z8W2E5R7T9Y1U3I5R?expires=1&signature=ab"),
 		LinkExpiresAt: &ts, CustomFields: map[string]json.RawMessage{"po": json.RawMessage(`"A-1"`)},
 		LatestMessage: &events.LatestMessage{Status: "sent", Channel: "sms", SentAt: &ts}, CreatedAt: ts, UpdatedAt: ts,
+		Rail: "stripe", ProviderReference: str("cs_test_1"),
 	}
 	payable := events.Payable{
 		ID: "01JD3X0Q4Z8W2E5R7T9Y1U3I5P", TransactionID: "01JD3X0Q4Z8W2E5R7T9Y1U3I5T", ContactID: "01JD3X0Q4Z8W2E5R7T9Y1U3I5K",
 		Amount: 900, Currency: "USD", Status: "destination_selected", CustomFields: map[string]json.RawMessage{},
 		Destination: &events.Destination{Type: "bank_account", Last4: "6789"}, FailureReason: str("identity_check_failed"),
-		CreatedAt: ts, UpdatedAt: ts,
+		Rail: "sandbox", CreatedAt: ts, UpdatedAt: ts,
 	}
 	tests := []struct {
 		typ  string

@@ -1,54 +1,34 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // Admin calls the operator plane (/admin/v1) with the admin token: directly
 // on identity-svc, or through the gateway's admin listener, which routes
 // other /admin/v1 paths to their owning services.
 type Admin struct {
-	baseURL string
-	token   string
-	hc      *http.Client
+	core  *svcclient.Client
+	token string
 }
 
 // NewAdmin returns an admin client for baseURL (scheme and host, for example
 // https://localhost:8444). A nil hc uses a client with a 10 s timeout.
 func NewAdmin(baseURL, adminToken string, hc *http.Client) *Admin {
-	return &Admin{baseURL: strings.TrimRight(baseURL, "/"), token: adminToken, hc: orDefault(hc)}
+	return &Admin{core: core("admin plane", baseURL, hc), token: adminToken}
 }
 
 // Do sends a request with a JSON body (none when body is nil) to path (which
 // may carry a query) and decodes a 2xx JSON answer into out (skipped when out
 // is nil). Any other status is returned as an *Error.
 func (a *Admin) Do(ctx context.Context, method, path string, body, out any) error {
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("encoding request body: %w", err)
-		}
-		r = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, a.baseURL+path, r)
-	if err != nil {
-		return fmt.Errorf("building request: %w", err)
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return send(a.hc, req, out)
+	return a.core.JSON(ctx, svcclient.Request{Method: method, Path: path, Auth: a.token, Body: body}, out)
 }
 
 type envelope[T any] struct {

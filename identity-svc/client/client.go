@@ -5,18 +5,16 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // ErrInvalidToken is returned when identity-svc answers 401: the token is
@@ -39,8 +37,8 @@ type Introspection struct {
 // NewWithSecret also calls the service-to-service routes, and caches the
 // service tokens it gets. A Client is safe for concurrent use.
 type Client struct {
-	baseURL string
-	hc      *http.Client
+	core *svcclient.Client
+	hc   *http.Client
 	// secret is the service secret (SERVICE_SECRET of identity-svc), and
 	// service the caller's name sent with service-token requests.
 	secret, service string
@@ -52,33 +50,22 @@ type Client struct {
 // New returns a client for the identity-svc at baseURL (for example
 // http://identity-svc:8080). A nil hc uses a client with a 10 s timeout.
 func New(baseURL string, hc *http.Client) *Client {
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), hc: orDefault(hc)}
+	return &Client{core: core("identity-svc", baseURL, hc), hc: hc}
 }
 
 // JWKSURL is the URL of the JWKS that verifies internal tokens.
-func (c *Client) JWKSURL() string { return c.baseURL + "/internal/v1/jwks" }
+func (c *Client) JWKSURL() string { return c.core.BaseURL() + "/internal/v1/jwks" }
 
 // Introspect resolves a presented bearer token. It returns ErrInvalidToken
 // when identity-svc refuses the token, and an *Error for any other answer
 // that is not 200. requestID, when not empty, is sent as X-Request-Id.
 func (c *Client) Introspect(ctx context.Context, token, requestID string) (*Introspection, error) {
-	body, err := json.Marshal(map[string]string{"token": token})
-	if err != nil {
-		return nil, fmt.Errorf("encoding introspection request: %w", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.baseURL+"/internal/v1/introspect", bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("building introspection request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if requestID != "" {
-		req.Header.Set(reqid.Header, requestID)
-	}
 	var out struct {
 		Data Introspection `json:"data"`
 	}
-	err = send(c.hc, req, &out)
+	ctx = reqid.With(ctx, requestID)
+	err := c.core.JSON(ctx, svcclient.Request{Method: http.MethodPost, Path: "/internal/v1/introspect",
+		Body: map[string]string{"token": token}}, &out)
 	var apiErr *Error
 	if errors.As(err, &apiErr) && apiErr.Status == http.StatusUnauthorized {
 		return nil, ErrInvalidToken
@@ -87,11 +74,4 @@ func (c *Client) Introspect(ctx context.Context, token, requestID string) (*Intr
 		return nil, fmt.Errorf("introspecting token: %w", err)
 	}
 	return &out.Data, nil
-}
-
-func orDefault(hc *http.Client) *http.Client {
-	if hc == nil {
-		return &http.Client{Timeout: 10 * time.Second}
-	}
-	return hc
 }

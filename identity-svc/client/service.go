@@ -1,12 +1,9 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // ErrTenantNotFound is returned (with the *Error of the answer) when
@@ -51,7 +48,7 @@ func NewWithSecret(baseURL, serviceSecret string, hc *http.Client) *Client {
 // client) that names its caller service in service-token requests; the
 // name becomes the tokens' subject, "service:<name>". It has its own cache.
 func (c *Client) WithService(name string) *Client {
-	return &Client{baseURL: c.baseURL, hc: c.hc, secret: c.secret, service: name}
+	return &Client{core: c.core, hc: c.hc, secret: c.secret, service: name}
 }
 
 // ServiceToken returns an internal JWT for tenantID carrying abilities (the
@@ -103,27 +100,7 @@ func (c *Client) TenantBySMSNumber(ctx context.Context, e164 string) (*Tenant, e
 // out. A 404 resource_not_found becomes ErrTenantNotFound (joined with the
 // *Error).
 func (c *Client) callService(ctx context.Context, method, path string, body, out any) error {
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("encoding request body: %w", err)
-		}
-		r = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+path, r)
-	if err != nil {
-		return fmt.Errorf("building request: %w", err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.secret)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if id := reqid.From(ctx); id != "" {
-		req.Header.Set(reqid.Header, id)
-	}
-	err = send(c.hc, req, out)
+	err := c.core.JSON(ctx, svcclient.Request{Method: method, Path: path, Auth: c.secret, Body: body}, out)
 	var apiErr *Error
 	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Code == "resource_not_found" {
 		return fmt.Errorf("%w: %w", ErrTenantNotFound, apiErr)

@@ -5,7 +5,9 @@ package apierr
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 )
 
@@ -139,4 +141,68 @@ func BadRequest(message string) *Error {
 // Internal returns 500 server_error with a message that reveals nothing.
 func Internal() *Error {
 	return New(http.StatusInternalServerError, CodeServerError, "Server error.")
+}
+
+// APIError returns e itself: an *Error is its own API answer.
+func (e *Error) APIError() *Error { return e }
+
+// Answerer is an error that carries its API answer. Domain errors implement
+// it (a *Sentinel, or a small type with an APIError method), so the HTTP
+// layer maps every error in one place (httpx.APIError) and no handler maps
+// by hand.
+type Answerer interface {
+	error
+	APIError() *Error
+}
+
+// From returns the API answer of the first error in err's chain that carries
+// one (an Answerer), or false when none does.
+func From(err error) (*Error, bool) {
+	var a Answerer
+	if !errors.As(err, &a) {
+		return nil, false
+	}
+	e := a.APIError()
+	return e, e != nil
+}
+
+// Sentinel is a domain error value that carries its API answer: compared
+// with errors.Is by identity (each NewSentinel is a distinct value, even
+// with the same answer), wrapped with %w like any sentinel, and answered by
+// the HTTP layer with its status, code and message.
+type Sentinel struct {
+	text   string
+	answer Error
+}
+
+// NewSentinel returns a sentinel whose Error is text (for logs: lower case,
+// prefixed with its package, as "contact: not found") and whose API answer
+// is answer.
+func NewSentinel(text string, answer *Error) *Sentinel {
+	return &Sentinel{text: text, answer: *answer}
+}
+
+// Error implements the error interface.
+func (s *Sentinel) Error() string { return s.text }
+
+// APIError returns a copy of the sentinel's answer.
+func (s *Sentinel) APIError() *Error {
+	e := s.answer
+	if s.answer.Headers != nil {
+		e.Headers = maps.Clone(s.answer.Headers)
+	}
+	return &e
+}
+
+// Unavailable returns 503 service_unavailable with message and Retry-After
+// (seconds).
+func Unavailable(message string, retryAfter int) *Error {
+	e := New(http.StatusServiceUnavailable, CodeServiceUnavailable, message)
+	e.RetryAfter = retryAfter
+	return e
+}
+
+// Conflict returns 409 with code and message (already_paid, already_assigned).
+func Conflict(code, message string) *Error {
+	return New(http.StatusConflict, code, message)
 }

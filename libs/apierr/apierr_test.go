@@ -2,6 +2,8 @@ package apierr_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -68,4 +70,77 @@ func TestConstructors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// domainError is a small domain error type that carries its answer.
+type domainError struct{ field string }
+
+func (e *domainError) Error() string { return "thing: bad " + e.field }
+func (e *domainError) APIError() *apierr.Error {
+	return apierr.Field(e.field, "The "+e.field+" field is bad.")
+}
+
+func TestSentinelAndFrom(t *testing.T) {
+	t.Parallel()
+	errGone := apierr.NewSentinel("thing: gone", apierr.NotFound())
+	errAlsoGone := apierr.NewSentinel("other: gone", apierr.NotFound())
+	errBusy := apierr.NewSentinel("thing: busy", apierr.Unavailable("Busy; retry.", 3))
+	tests := []struct {
+		name       string
+		err        error
+		wantOK     bool
+		wantStatus int
+		wantCode   string
+		wantRetry  int
+	}{
+		{"sentinel", errGone, true, http.StatusNotFound, apierr.CodeResourceNotFound, 0},
+		{"wrapped sentinel", fmt.Errorf("loading thing: %w", errGone), true, http.StatusNotFound, apierr.CodeResourceNotFound, 0},
+		{"sentinel with retry after", fmt.Errorf("a: %w", errBusy), true, http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, 3},
+		{"error type", fmt.Errorf("saving: %w", &domainError{field: "name"}), true, http.StatusUnprocessableEntity, apierr.CodeValidationFailed, 0},
+		{"api error", apierr.Forbidden(), true, http.StatusForbidden, apierr.CodeForbidden, 0},
+		{"outermost answer wins", fmt.Errorf("%w: %w", errBusy, errGone), true, http.StatusServiceUnavailable, apierr.CodeServiceUnavailable, 3},
+		{"plain error", errors.New("disk on fire"), false, 0, "", 0},
+		{"nil", nil, false, 0, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := apierr.From(tt.err)
+			if ok != tt.wantOK {
+				t.Fatalf("From ok = %v, want %v", ok, tt.wantOK)
+			}
+			if !ok {
+				return
+			}
+			if got.Status != tt.wantStatus || got.Code != tt.wantCode || got.RetryAfter != tt.wantRetry {
+				t.Errorf("From = %d %s retry %d, want %d %s retry %d", got.Status, got.Code, got.RetryAfter, tt.wantStatus, tt.wantCode, tt.wantRetry)
+			}
+		})
+	}
+	t.Run("identity", func(t *testing.T) {
+		t.Parallel()
+		wrapped := fmt.Errorf("loading: %w", errGone)
+		if !errors.Is(wrapped, errGone) {
+			t.Error("errors.Is(wrapped, errGone) = false, want true")
+		}
+		if errors.Is(wrapped, errAlsoGone) {
+			t.Error("two sentinels with the same answer compare equal; want distinct values")
+		}
+		if errGone.Error() != "thing: gone" {
+			t.Errorf("Error() = %q, want the sentinel's text", errGone.Error())
+		}
+	})
+	t.Run("answer is a copy", func(t *testing.T) {
+		t.Parallel()
+		limited := apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "Slow down.")
+		limited.Headers = map[string]string{"X-RateLimit-Remaining": "0"}
+		s := apierr.NewSentinel("thing: limited", limited)
+		first := s.APIError()
+		first.Message = "changed"
+		first.Headers["X-RateLimit-Remaining"] = "changed"
+		second := s.APIError()
+		if second.Message != "Slow down." || second.Headers["X-RateLimit-Remaining"] != "0" {
+			t.Errorf("a changed answer leaked into the sentinel: %+v", second)
+		}
+	})
 }

@@ -1,40 +1,24 @@
-// Package discovery tells a service where the services it calls live.
+// Package discovery announces a running service where it is looked up.
 //
-// By default every service is found at a static base URL: the Kubernetes
-// Service DNS name (http://<service>:8080), or the URL in the environment
-// variable named by EnvVar (IDENTITY_URL for identity-svc). When
-// CONSUL_HTTP_ADDR is set, FromEnvironment resolves through Consul instead:
-// healthy instances only, cached per service and kept current by blocking
-// queries, and the service registers itself with a health check at start and
-// deregisters at stop.
+// Services find each other at static base URLs: the Kubernetes Service DNS
+// name (DefaultURL, http://<service>:8080), or the URL in the environment
+// variable named by EnvVar (IDENTITY_URL for identity-svc), read by each
+// service's configuration. When CONSUL_HTTP_ADDR is set, FromEnvironment
+// returns a Consul registrar instead of a no-op one: the service registers
+// itself with a health check at start and deregisters at stop, so tools
+// outside Kubernetes that look services up in Consul find it.
 package discovery
 
 import (
 	"context"
-	"errors"
 	"strings"
 )
-
-// Resolver turns a service name (for example "identity-svc") into the base
-// URL of one instance, without a trailing slash.
-type Resolver interface {
-	Resolve(ctx context.Context, service string) (string, error)
-}
 
 // Registrar announces an instance of the running service to a registry.
 type Registrar interface {
 	Register(ctx context.Context, reg Registration) error
 	Deregister(ctx context.Context, serviceID string) error
 }
-
-// ErrUnknownService is returned by a resolver that has no address for the service.
-var ErrUnknownService = errors.New("unknown service")
-
-// ErrNoInstances is returned when the registry knows no healthy instance of the service.
-var ErrNoInstances = errors.New("no healthy instances")
-
-// ErrClosed is returned by a Consul resolver after Close.
-var ErrClosed = errors.New("discovery closed")
 
 // DefaultPort is the HTTP port every Paylane service listens on inside a cluster.
 const DefaultPort = 8080

@@ -1,66 +1,55 @@
 package discovery
 
 import (
-	"errors"
 	"testing"
 )
 
+func TestEnvVar(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ service, want string }{
+		{"identity-svc", "IDENTITY_URL"},
+		{"contacts-svc", "CONTACTS_URL"},
+		{"ai-gateway-svc", "AI_GATEWAY_URL"},
+		{"gateway", "GATEWAY_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.service, func(t *testing.T) {
+			t.Parallel()
+			if got := EnvVar(tt.service); got != tt.want {
+				t.Errorf("EnvVar(%q) = %q, want %q", tt.service, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestFromEnvironmentWithoutConsul(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"IDENTITY_URL": "http://127.0.0.1:18080"}
-	d, err := FromEnvironment(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	d, err := FromEnvironment(func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatalf("FromEnvironment: %v", err)
 	}
-	defer d.Close()
 	if _, ok := d.Registrar.(NoopRegistrar); !ok {
 		t.Errorf("Registrar = %T, want NoopRegistrar", d.Registrar)
-	}
-	tests := map[string]string{"identity-svc": "http://127.0.0.1:18080", "contacts-svc": "http://contacts-svc:8080"}
-	for service, want := range tests {
-		if got, err := d.Resolver.Resolve(t.Context(), service); err != nil || got != want {
-			t.Errorf("Resolve(%q) = %q, %v; want %q", service, got, err, want)
-		}
 	}
 }
 
 func TestFromEnvironmentWithConsul(t *testing.T) {
 	t.Parallel()
 	f := newFakeConsul(t)
-	f.set("contacts-svc", fakeInstance{Address: "10.1.0.1", Port: 8080, Passing: true})
-	env := map[string]string{
-		"CONSUL_HTTP_ADDR":  f.srv.URL,
-		"CONSUL_HTTP_TOKEN": "tok",
-		"IDENTITY_URL":      "http://identity.example:8080",
-	}
+	env := map[string]string{"CONSUL_HTTP_ADDR": f.srv.URL, "CONSUL_HTTP_TOKEN": "tok"}
 	d, err := FromEnvironment(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	if err != nil {
 		t.Fatalf("FromEnvironment: %v", err)
 	}
-	t.Cleanup(d.Close)
 	if _, ok := d.Registrar.(*Consul); !ok {
-		t.Errorf("Registrar = %T, want *Consul", d.Registrar)
+		t.Fatalf("Registrar = %T, want *Consul", d.Registrar)
 	}
-
-	tests := []struct {
-		service string
-		want    string
-		wantErr error
-	}{
-		{"identity-svc", "http://identity.example:8080", nil},
-		{"contacts-svc", "http://10.1.0.1:8080", nil},
-		{"batch-svc", "", ErrNoInstances},
+	reg := Registration{Name: "contacts-svc", Address: "10.1.0.1", Port: 8080, CheckURL: "http://10.1.0.1:9090/readyz"}
+	if err := d.Registrar.Register(t.Context(), reg); err != nil {
+		t.Fatalf("Register: %v", err)
 	}
-	for _, tt := range tests {
-		got, err := d.Resolver.Resolve(t.Context(), tt.service)
-		if !errors.Is(err, tt.wantErr) || got != tt.want {
-			t.Errorf("Resolve(%q) = %q, %v; want %q, %v", tt.service, got, err, tt.want, tt.wantErr)
-		}
-	}
-	for _, q := range f.snapshotQueries() {
-		if q.Service == "identity-svc" {
-			t.Errorf("identity-svc was asked of consul although IDENTITY_URL is set")
-		}
+	if _, ok := f.snapshotRegistered()[reg.ServiceID()]; !ok {
+		t.Errorf("the instance was not registered: %v", f.snapshotRegistered())
 	}
 	for _, tok := range f.snapshotTokens() {
 		if tok != "tok" {

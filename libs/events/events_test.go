@@ -122,9 +122,26 @@ func TestCatalogTypesHaveTopics(t *testing.T) {
 			t.Errorf("%s not public", typ)
 		}
 	}
-	for _, typ := range []string{"token.revoked", "tenant.updated", "notification.requested", events.TypeConsentRequested} {
+	for _, typ := range []string{events.TypeTokenRevoked, events.TypeTenantUpdated, events.TypeNotificationRequested,
+		events.TypeConsentRequested, events.TypeMessageQueued} {
 		if events.IsPublic(typ) {
 			t.Errorf("%s must not be public", typ)
 		}
+	}
+}
+
+// TestCatalogListsEachTypeOnce: the catalog is the one list of public types
+// (webhook subscriptions validate against it), so a type appears once.
+func TestCatalogListsEachTypeOnce(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, typ := range events.Catalog() {
+		if seen[typ] {
+			t.Errorf("%s is listed twice", typ)
+		}
+		seen[typ] = true
+	}
+	if !seen[events.TypeContactCreated] || !seen[events.TypeSuppressionDeleted] {
+		t.Errorf("catalog %v lacks the contact and suppression types", events.Catalog())
 	}
 }

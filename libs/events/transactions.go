@@ -54,12 +54,17 @@ type Receivable struct {
 	PaymentMethod   *string                    `json:"payment_method"`
 	FailureReason   *string                    `json:"failure_reason"`
 	LatestMessage   *LatestMessage             `json:"latest_message"`
-	CreatedAt       string                     `json:"created_at"`
-	UpdatedAt       string                     `json:"updated_at"`
+	// Rail is the payment rail (sandbox or stripe); ProviderReference the
+	// provider's id of the payment, or null.
+	Rail              string  `json:"rail"`
+	ProviderReference *string `json:"provider_reference"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
 }
 
-// Destination is a payout destination: its type (bank_account or
-// debit_card) and the last four digits of its number.
+// Destination is a payout destination: its type (bank_account, debit_card,
+// or stripe_account: a Stripe connected account) and the last four digits
+// of its number (of the account id for stripe_account).
 type Destination struct {
 	Type  string `json:"type"`
 	Last4 string `json:"last4"`
@@ -87,8 +92,12 @@ type Payable struct {
 	DisbursedAt        *string                    `json:"disbursed_at"`
 	FailureReason      *string                    `json:"failure_reason"`
 	LatestMessage      *LatestMessage             `json:"latest_message"`
-	CreatedAt          string                     `json:"created_at"`
-	UpdatedAt          string                     `json:"updated_at"`
+	// Rail is the payment rail (sandbox or stripe); ProviderReference the
+	// provider's id of the transfer, or null.
+	Rail              string  `json:"rail"`
+	ProviderReference *string `json:"provider_reference"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
 }
 
 // CampaignAssigned is the data of transaction.campaign_assigned.

@@ -17,20 +17,15 @@ import (
 )
 
 // ErrorHandler returns the Fiber error handler that renders every error as
-// the envelope of spec section 7. An *apierr.Error is rendered as is (with
-// Retry-After and its extra headers); Fiber's own errors for unknown routes,
-// wrong methods, oversized and malformed requests get their stable codes; a
-// database that cannot be reached (connection refused, the connection lost,
-// the server shutting down or starting) is 503 service_unavailable with
-// Retry-After: 1; anything else is logged with the request id and answered 500 server_error
-// without its text.
+// the envelope of spec section 7, with the answer APIError gives; a 5xx is
+// logged with the request id (the client gets no text of the error).
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return func(c *fiber.Ctx, err error) error {
 		id := ensureRequestID(c)
-		e := toAPIError(err)
+		e := APIError(err)
 		if e.Status >= http.StatusInternalServerError {
 			log.ErrorContext(c.UserContext(), "request failed",
 				"request_id", id,
@@ -51,10 +46,18 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	}
 }
 
-// toAPIError maps any error a handler returns to the API error it renders as.
-func toAPIError(err error) *apierr.Error {
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
+// APIError is the one mapping of an error to its API answer, used by the
+// error handler for every handler and by the idempotency guard for the
+// answers it stores: an error that carries its answer (apierr.Answerer: an
+// *apierr.Error, a domain *apierr.Sentinel or error type, wrapped or not)
+// is answered with it (with Retry-After and its extra headers); Fiber's own
+// errors for unknown routes, wrong methods, oversized and malformed requests
+// get their stable codes; a database that cannot be reached (connection
+// refused, the connection lost, the server shutting down or starting) is
+// 503 service_unavailable with Retry-After: 1; anything else is 500
+// server_error with a message that reveals nothing.
+func APIError(err error) *apierr.Error {
+	if ae, ok := apierr.From(err); ok {
 		return ae
 	}
 	var fe *fiber.Error

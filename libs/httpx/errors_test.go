@@ -18,7 +18,50 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
 )
+
+// Domain errors as services declare them: sentinels and a small type that
+// carry their answer.
+var (
+	errThingGone = apierr.NewSentinel("thing: not found", apierr.NotFound())
+	errPeerDown  = apierr.NewSentinel("thing: peer unavailable", apierr.Unavailable("Retry.", 4))
+)
+
+type thingInvalid struct{ field string }
+
+func (e *thingInvalid) Error() string { return "thing: invalid " + e.field }
+func (e *thingInvalid) APIError() *apierr.Error {
+	return apierr.Field(e.field, "The "+e.field+" field is invalid.")
+}
+
+func TestAPIError(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int
+		wantCode   string
+	}{
+		{"sentinel", fmt.Errorf("a: %w", errThingGone), 404, apierr.CodeResourceNotFound},
+		{"error type", &thingInvalid{field: "size"}, 422, apierr.CodeValidationFailed},
+		{"fiber method", fiber.ErrMethodNotAllowed, 405, apierr.CodeMethodNotAllowed},
+		{"database", &pgconn.PgError{Code: "57P01"}, 503, apierr.CodeServiceUnavailable},
+		{"unknown", errors.New("secret internals"), 500, apierr.CodeServerError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := httpx.APIError(tt.err)
+			if got.Status != tt.wantStatus || got.Code != tt.wantCode {
+				t.Errorf("APIError = %d %s, want %d %s", got.Status, got.Code, tt.wantStatus, tt.wantCode)
+			}
+			if tt.wantStatus == 500 && strings.Contains(got.Message, "secret") {
+				t.Errorf("500 message leaks the error: %q", got.Message)
+			}
+		})
+	}
+}
 
 func TestErrorHandlerMapping(t *testing.T) {
 	t.Parallel()
@@ -52,6 +95,12 @@ func TestErrorHandlerMapping(t *testing.T) {
 			wantHeaders: map[string]string{"Retry-After": "7", "X-RateLimit-Remaining": "0"}},
 		{name: "apierr forbidden", handler: func(*fiber.Ctx) error { return apierr.Forbidden() },
 			wantStatus: 403, wantCode: apierr.CodeForbidden},
+		{name: "domain sentinel wrapped", handler: func(*fiber.Ctx) error { return fmt.Errorf("loading thing: %w", errThingGone) },
+			wantStatus: 404, wantCode: apierr.CodeResourceNotFound},
+		{name: "domain sentinel with retry after", handler: func(*fiber.Ctx) error { return fmt.Errorf("calling peer: %w", errPeerDown) },
+			wantStatus: 503, wantCode: apierr.CodeServiceUnavailable, wantHeaders: map[string]string{"Retry-After": "4"}},
+		{name: "domain error type", handler: func(*fiber.Ctx) error { return fmt.Errorf("saving: %w", &thingInvalid{field: "size"}) },
+			wantStatus: 422, wantCode: apierr.CodeValidationFailed},
 		{name: "unknown route", path: "/nowhere", wantStatus: 404, wantCode: apierr.CodeRouteNotFound},
 		{name: "wrong method", method: http.MethodDelete, wantStatus: 405, wantCode: apierr.CodeMethodNotAllowed,
 			wantHeaders: map[string]string{"Allow": "GET, HEAD, POST"}},

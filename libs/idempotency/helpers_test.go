@@ -3,6 +3,7 @@ package idempotency_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -58,31 +59,34 @@ type thingBody struct {
 	Name   string `json:"name"`
 	Fail   int    `json:"fail"`
 	Refuse bool   `json:"refuse"`
+	Taken  bool   `json:"taken"`
 }
 
-func newEnv(t *testing.T) *env { return newEnvWith(t, false) }
+// errNameTaken is a domain error as services declare them: a sentinel that
+// carries its answer, returned wrapped and unmapped by the handler.
+var errNameTaken = apierr.NewSentinel("things: name taken", apierr.Field("name", "The name has already been taken."))
 
-// bothModes runs test against routes guarded by Middleware as is and with
-// Speculate, and by Wrap with Speculate (one shot).
+func newEnv(t *testing.T) *env { return newEnvWith(t) }
+
+// bothModes runs test against routes guarded by Wrap as is and with
+// Speculate (one shot).
 func bothModes(t *testing.T, test func(t *testing.T, newEnv func(*testing.T) *env)) {
 	modes := []struct {
 		name string
-		wrap bool
 		opts []idempotency.Option
 	}{
-		{"run", false, nil},
-		{"speculate", false, []idempotency.Option{idempotency.Speculate()}},
-		{"one-shot", true, []idempotency.Option{idempotency.Speculate()}},
+		{"run", nil},
+		{"one-shot", []idempotency.Option{idempotency.Speculate()}},
 	}
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			test(t, func(t *testing.T) *env { return newEnvWith(t, mode.wrap, mode.opts...) })
+			test(t, func(t *testing.T) *env { return newEnvWith(t, mode.opts...) })
 		})
 	}
 }
 
-func newEnvWith(t *testing.T, wrap bool, opts ...idempotency.Option) *env {
+func newEnvWith(t *testing.T, opts ...idempotency.Option) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "idempotency", idempotency.Migrations(), things()))
@@ -101,15 +105,9 @@ func newEnvWith(t *testing.T, wrap bool, opts ...idempotency.Option) *env {
 	}
 	e.app = httpx.NewApp(slog.New(slog.DiscardHandler))
 	e.app.Use(authz.Middleware(verifier))
-	if wrap {
-		e.app.Post("/things", idempotency.Wrap(pool, e.createThing, opts...))
-		e.app.Post("/other-things", idempotency.Wrap(pool, e.createThing, opts...))
-		e.app.Put("/things", idempotency.Wrap(pool, e.createThing, opts...))
-		return e
-	}
-	e.app.Post("/things", idempotency.Middleware(pool, opts...), e.createThing)
-	e.app.Post("/other-things", idempotency.Middleware(pool, opts...), e.createThing)
-	e.app.Put("/things", idempotency.Middleware(pool, opts...), e.createThing)
+	e.app.Post("/things", idempotency.Wrap(pool, e.createThing, opts...))
+	e.app.Post("/other-things", idempotency.Wrap(pool, e.createThing, opts...))
+	e.app.Put("/things", idempotency.Wrap(pool, e.createThing, opts...))
 	return e
 }
 
@@ -120,15 +118,15 @@ func (e *env) oneShotRuns() []bool {
 	return slices.Clone(e.runs)
 }
 
-// createThing writes in the middleware's transaction when there is one, as a
+// createThing writes in the request's write transaction through InTx, as a
 // service's store does.
-func (e *env) createThing(c *fiber.Ctx) error {
+func (e *env) createThing(c *fiber.Ctx, wtx idempotency.Tx) error {
 	var in thingBody
 	if err := httpx.Decode(c, &in); err != nil {
 		return err
 	}
 	ctx := c.UserContext()
-	oneShot := idempotency.OneShot(ctx)
+	oneShot := wtx.OneShot()
 	e.mu.Lock()
 	e.runs = append(e.runs, oneShot)
 	e.mu.Unlock()
@@ -145,14 +143,11 @@ func (e *env) createThing(c *fiber.Ctx) error {
 		_, err := tx.Exec(ctx, sql, id, tenant, in.Name)
 		return err
 	}
-	var err error
-	if tx, scope, ok := idempotency.TxFrom(ctx); ok && scope == tenant {
-		err = insert(tx)
-	} else {
-		err = tenancy.Do(ctx, e.pool, tenant, insert)
-	}
-	if err != nil {
+	if err := idempotency.InTx(ctx, wtx, e.pool, tenancy.Do, tenant, insert); err != nil {
 		return err
+	}
+	if in.Taken {
+		return fmt.Errorf("creating thing: %w", errNameTaken)
 	}
 	if in.Fail != 0 {
 		return apierr.New(in.Fail, "failed_on_purpose", "The handler failed on purpose.")

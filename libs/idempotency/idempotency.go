@@ -9,8 +9,10 @@
 // idempotency_in_progress), then reads the stored row and replays it. The
 // primary key still refuses a second row for a key.
 //
-// Services use Middleware on their write routes; Run is the core it is built
-// on, for callers outside Fiber.
+// Services guard their write handlers with Wrap, which passes the request's
+// write transaction (Tx) to the handler explicitly; stores join it through
+// InTx, the one join point. Run is the core Wrap is built on, for handlers
+// that store another answer than they send.
 package idempotency
 
 import (

@@ -14,16 +14,15 @@ import (
 type runMode int
 
 const (
-	classic     runMode = iota // Run: the lookup, then the handler
-	speculative                // speculate (Speculate)
-	oneShot                    // speculate in one shot (Speculate with Wrap)
+	classic runMode = iota // Run: the lookup, then the handler
+	oneShot                // speculate in one shot (Speculate)
 )
 
-func (m runMode) run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
+func (m runMode) run(ctx context.Context, tx pgx.Tx, req Request, fn func(Tx) (Response, error)) (Response, Replay, error) {
 	if m == classic {
 		return Run(ctx, tx, req, fn)
 	}
-	return speculate(ctx, tx, req, fn, m == oneShot)
+	return speculate(ctx, tx, req, fn)
 }
 
 func newOptions(opts []Option) options {
@@ -38,9 +37,9 @@ func newOptions(opts []Option) options {
 // again: any failure of its transaction does, but not a response (stored,
 // or not storable such as a 5xx of the handler) nor an ended request.
 func retryable(ctx context.Context, err error) bool {
-	var ae *apierr.Error
+	_, answered := apierr.From(err)
 	switch {
-	case err == nil, errors.Is(err, ErrNotStored), errors.As(err, &ae), ctx.Err() != nil:
+	case err == nil, errors.Is(err, ErrNotStored), answered, ctx.Err() != nil:
 		return false
 	}
 	return true

@@ -13,7 +13,7 @@ import (
 // stored response without running the handler again.
 func TestOneShotRunsOnceAndReplays(t *testing.T) {
 	t.Parallel()
-	e := newEnvWith(t, true, idempotency.Speculate())
+	e := newEnvWith(t, idempotency.Speculate())
 	first := e.post(t, tenantA, "key-one", `{"name":"a"}`)
 	if first.status != 201 {
 		t.Fatalf("first = %d %s", first.status, first.body)
@@ -42,7 +42,7 @@ func TestOneShotRunsOnceAndReplays(t *testing.T) {
 // stored and sent.
 func TestOneShotRefusedRunsAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnvWith(t, true, idempotency.Speculate())
+	e := newEnvWith(t, idempotency.Speculate())
 	r := e.post(t, tenantA, "key-refused", `{"name":"r","refuse":true}`)
 	if r.status != 201 || r.header.Get(idempotency.HeaderReplayed) != "" {
 		t.Fatalf("refused one-shot = %d %s", r.status, r.body)
@@ -70,7 +70,7 @@ func TestOneShotRefusedRunsAgain(t *testing.T) {
 // A request without a key runs the handler once, outside any one-shot.
 func TestOneShotWithoutKeyRunsTheHandler(t *testing.T) {
 	t.Parallel()
-	e := newEnvWith(t, true, idempotency.Speculate())
+	e := newEnvWith(t, idempotency.Speculate())
 	if r := e.post(t, tenantA, "", `{"name":"a"}`); r.status != 201 {
 		t.Fatalf("without key = %d %s", r.status, r.body)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
@@ -20,7 +21,8 @@ import (
 //
 //   - a new key (or one past Retention): fn runs in a savepoint, and its
 //     response is stored with the key in the same transaction. A 4xx (an
-//     *apierr.Error returned by fn, or a Response with a 4xx status) rolls
+//     error fn returns that httpx.APIError answers with a 4xx, or a
+//     Response with a 4xx status) rolls
 //     the savepoint back, so the write is undone while the key row with the
 //     error response commits with tx;
 //   - a key already committed with the same fingerprint (method, path,
@@ -36,9 +38,9 @@ import (
 // once, and the key row is written once, with the response.
 //
 // A non-nil error means tx must be rolled back: the errors above, a failure
-// of fn that is not a storable *apierr.Error, a database error, or
+// of fn whose answer may not be stored, a database error, or
 // ErrNotStored, returned with the response for 5xx and 429 responses.
-func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, Replay, error) {
+func Run(ctx context.Context, tx pgx.Tx, req Request, fn func(Tx) (Response, error)) (Response, Replay, error) {
 	if req.Key == "" {
 		return Response{}, Replay{}, errors.New("idempotency: Run without a key")
 	}
@@ -132,12 +134,12 @@ func replay(req Request, sum []byte, k storedKey) (Response, Replay, error) {
 // guard runs fn in a savepoint and turns its outcome into the response to
 // store: a 2xx/3xx keeps the write, a 4xx undoes it. A failure that may not
 // be stored is returned as an error.
-func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Response, error)) (Response, error) {
+func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(Tx) (Response, error)) (Response, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
 		return Response{}, fmt.Errorf("idempotency: opening savepoint: %w", err)
 	}
-	resp, err := fn(sp)
+	resp, err := fn(Tx{tx: sp, tenantID: req.TenantID})
 	return settle(ctx, sp, req, resp, err)
 }
 
@@ -146,8 +148,8 @@ func guard(ctx context.Context, tx pgx.Tx, req Request, fn func(pgx.Tx) (Respons
 // store, or the failure that may not be stored.
 func settle(ctx context.Context, sp pgx.Tx, req Request, resp Response, err error) (Response, error) {
 	if err != nil {
-		var ae *apierr.Error
-		if !errors.As(err, &ae) || !storable(ae.Status) {
+		ae := httpx.APIError(err)
+		if !storable(ae.Status) {
 			_ = sp.Rollback(ctx) // tx is rolled back by the caller anyway
 			return Response{}, err
 		}

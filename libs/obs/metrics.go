@@ -101,8 +101,7 @@ func statusOf(c *fiber.Ctx, err error) int {
 	if err == nil {
 		return c.Response().StatusCode()
 	}
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
+	if ae, ok := apierr.From(err); ok { // an error carrying its answer, domain errors included
 		return ae.Status
 	}
 	var fe *fiber.Error

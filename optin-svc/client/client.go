@@ -12,22 +12,17 @@ package client
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
-	"github.com/paylane/paylane/libs/breaker"
-	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // ErrUnavailable: the tenant's circuit breaker is open; optin-svc failed
 // the tenant's calls repeatedly and is not called for the tenant for now.
-var ErrUnavailable = errors.New("optin client: optin-svc unavailable")
+var ErrUnavailable = svcclient.ErrUnavailable
 
 // Opt-in statuses of a contact (contract section 10).
 const (
@@ -56,52 +51,23 @@ type Consent struct {
 // Client calls optin-svc's internal routes. It is safe for concurrent
 // use; share one per process.
 type Client struct {
-	baseURL  string
-	hc       *http.Client
-	breakers *breaker.Set[answer]
-}
-
-// answer is a response read whole.
-type answer struct {
-	status    int
-	requestID string
-	body      []byte
+	core *svcclient.Client
 }
 
 // New returns a client of the optin-svc at baseURL (e.g.
-// http://optin-svc:8080). A nil hc uses a client with a 5 s timeout.
+// http://optin-svc:8080). A nil hc uses a default client; each call has a
+// 5 s timeout unless ctx has an earlier deadline.
 func New(baseURL string, hc *http.Client) *Client {
-	if hc == nil {
-		hc = &http.Client{Timeout: 5 * time.Second}
-	}
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), hc: hc,
-		breakers: breaker.New[answer](breaker.Settings{Name: "optin-svc"})}
+	return &Client{core: svcclient.New(svcclient.Config{Service: "optin-svc", BaseURL: baseURL, HTTP: hc,
+		Timeout: 5 * time.Second, Breaker: true})}
 }
 
 // Error is a non-2xx answer of optin-svc.
-type Error struct {
-	Status    int
-	Code      string
-	Message   string
-	RequestID string
-}
+type Error = svcclient.Error
 
 // StatusOf returns the HTTP status of an *Error in err's chain, or 0 (no
 // answer: transport error, timeout, breaker open).
-func StatusOf(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Status
-	}
-	return 0
-}
-
-func (e *Error) Error() string {
-	if e.Code == "" {
-		return fmt.Sprintf("optin-svc answered %d", e.Status)
-	}
-	return fmt.Sprintf("optin-svc answered %d %s: %s", e.Status, e.Code, e.Message)
-}
+func StatusOf(err error) int { return svcclient.StatusOf(err) }
 
 // consentJSON is a consent on the wire.
 type consentJSON struct {
@@ -123,22 +89,9 @@ type consentJSON struct {
 // the contact's number in E.164 ("" when unknown: then a suppression of the
 // number cannot be seen). The request id of ctx (reqid) travels along.
 func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string) (string, []Consent, error) {
-	u := c.baseURL + "/internal/v1/contacts/" + url.PathEscape(contactID) + "/opt-in"
+	path := "/internal/v1/contacts/" + url.PathEscape(contactID) + "/opt-in"
 	if phone != "" {
-		u += "?" + url.Values{"phone": {phone}}.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return "", nil, fmt.Errorf("building opt-in status request: %w", err)
-	}
-	token = strings.TrimSpace(token)
-	if !strings.HasPrefix(token, "Bearer ") {
-		token = "Bearer " + token
-	}
-	req.Header.Set("Authorization", token)
-	req.Header.Set("Accept", "application/json")
-	if id := reqid.From(ctx); id != "" {
-		req.Header.Set(reqid.Header, id)
+		path += "?" + url.Values{"phone": {phone}}.Encode()
 	}
 	var out struct {
 		Data struct {
@@ -146,7 +99,7 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 			Consents []consentJSON `json:"consents"`
 		} `json:"data"`
 	}
-	if err := c.send(req, breaker.TenantOf(token), &out); err != nil {
+	if err := c.core.JSON(ctx, svcclient.Request{Method: http.MethodGet, Path: path, Auth: token}, &out); err != nil {
 		return "", nil, fmt.Errorf("reading opt-in status: %w", err)
 	}
 	consents := make([]Consent, len(out.Data.Consents))
@@ -158,48 +111,4 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 		}
 	}
 	return out.Data.Status, consents, nil
-}
-
-// send does req through tenant's breaker and decodes a 2xx answer into
-// out; any other answer is an *Error.
-func (c *Client) send(req *http.Request, tenant string, out any) error {
-	a, _, err := c.breakers.Do(tenant, func() (answer, int, error) {
-		resp, err := c.hc.Do(req)
-		if err != nil {
-			return answer{}, 0, fmt.Errorf("calling optin-svc: %w", err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-		if err != nil {
-			return answer{}, 0, fmt.Errorf("reading optin-svc answer: %w", err)
-		}
-		return answer{status: resp.StatusCode, requestID: resp.Header.Get(reqid.Header), body: body}, resp.StatusCode, nil
-	})
-	if errors.Is(err, breaker.ErrOpen) {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	if err != nil {
-		return err
-	}
-	if a.status < 200 || a.status > 299 {
-		e := &Error{Status: a.status, RequestID: a.requestID}
-		var env struct {
-			Error struct {
-				Code      string `json:"code"`
-				Message   string `json:"message"`
-				RequestID string `json:"request_id"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(a.body, &env) == nil {
-			e.Code, e.Message = env.Error.Code, env.Error.Message
-			if env.Error.RequestID != "" {
-				e.RequestID = env.Error.RequestID
-			}
-		}
-		return e
-	}
-	if err := json.Unmarshal(a.body, out); err != nil {
-		return fmt.Errorf("decoding optin-svc answer: %w", err)
-	}
-	return nil
 }

@@ -576,8 +576,9 @@ func (e OptInEventType) Valid() bool {
 
 // Defines values for PayableDestinationType.
 const (
-	PayableDestinationTypeBankAccount PayableDestinationType = "bank_account"
-	PayableDestinationTypeDebitCard   PayableDestinationType = "debit_card"
+	PayableDestinationTypeBankAccount   PayableDestinationType = "bank_account"
+	PayableDestinationTypeDebitCard     PayableDestinationType = "debit_card"
+	PayableDestinationTypeStripeAccount PayableDestinationType = "stripe_account"
 )
 
 // Valid indicates whether the value is a known member of the PayableDestinationType enum.
@@ -586,6 +587,8 @@ func (e PayableDestinationType) Valid() bool {
 	case PayableDestinationTypeBankAccount:
 		return true
 	case PayableDestinationTypeDebitCard:
+		return true
+	case PayableDestinationTypeStripeAccount:
 		return true
 	default:
 		return false
@@ -613,6 +616,24 @@ func (e PayableLatestMessageStatus) Valid() bool {
 	case PayableLatestMessageStatusSent:
 		return true
 	case PayableLatestMessageStatusSuppressed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PayableRail.
+const (
+	PayableRailSandbox PayableRail = "sandbox"
+	PayableRailStripe  PayableRail = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the PayableRail enum.
+func (e PayableRail) Valid() bool {
+	switch e {
+	case PayableRailSandbox:
+		return true
+	case PayableRailStripe:
 		return true
 	default:
 		return false
@@ -694,6 +715,39 @@ func (e PayableStatus) Valid() bool {
 	}
 }
 
+// Defines values for PaymentRailProvider.
+const (
+	PaymentRailProviderSandbox PaymentRailProvider = "sandbox"
+	PaymentRailProviderStripe  PaymentRailProvider = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the PaymentRailProvider enum.
+func (e PaymentRailProvider) Valid() bool {
+	switch e {
+	case PaymentRailProviderSandbox:
+		return true
+	case PaymentRailProviderStripe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentRailInputProvider.
+const (
+	PaymentRailInputProviderStripe PaymentRailInputProvider = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the PaymentRailInputProvider enum.
+func (e PaymentRailInputProvider) Valid() bool {
+	switch e {
+	case PaymentRailInputProviderStripe:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReceivableLatestMessageStatus.
 const (
 	ReceivableLatestMessageStatusDelivered  ReceivableLatestMessageStatus = "delivered"
@@ -736,6 +790,24 @@ func (e ReceivablePaymentMethod) Valid() bool {
 	case ReceivablePaymentMethodLessThannil:
 		return true
 	case ReceivablePaymentMethodOutOfBand:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivableRail.
+const (
+	ReceivableRailSandbox ReceivableRail = "sandbox"
+	ReceivableRailStripe  ReceivableRail = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the ReceivableRail enum.
+func (e ReceivableRail) Valid() bool {
+	switch e {
+	case ReceivableRailSandbox:
+		return true
+	case ReceivableRailStripe:
 		return true
 	default:
 		return false
@@ -937,6 +1009,24 @@ func (e TransactionDirection) Valid() bool {
 	case TransactionDirectionPayable:
 		return true
 	case TransactionDirectionReceivable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransactionRail.
+const (
+	TransactionRailSandbox TransactionRail = "sandbox"
+	TransactionRailStripe  TransactionRail = "stripe"
+)
+
+// Valid indicates whether the value is a known member of the TransactionRail enum.
+func (e TransactionRail) Valid() bool {
+	switch e {
+	case TransactionRailSandbox:
+		return true
+	case TransactionRailStripe:
 		return true
 	default:
 		return false
@@ -2132,7 +2222,7 @@ type Payable struct {
 	DueDate     *openapi_types.Date `json:"due_date"`
 	ExternalId  *string             `json:"external_id"`
 
-	// FailureReason card_declined, processor_error, processor_timeout (no answer from the rail within 5 min), identity_check_failed or disbursement_failed.
+	// FailureReason card_declined, processor_error, processor_timeout (no answer from the rail within 5 min), identity_check_failed or disbursement_failed; on Stripe the provider's reason (a decline code such as insufficient_funds, async_payment_failed) or provider_unavailable.
 	FailureReason *string `json:"failure_reason"`
 
 	// Id ULID of the payable.
@@ -2145,9 +2235,15 @@ type Payable struct {
 		SentAt  *time.Time                 `json:"sent_at"`
 		Status  PayableLatestMessageStatus `json:"status"`
 	} `json:"latest_message"`
-	LinkExpiresAt *time.Time    `json:"link_expires_at"`
-	SendAt        *time.Time    `json:"send_at"`
-	Status        PayableStatus `json:"status"`
+	LinkExpiresAt *time.Time `json:"link_expires_at"`
+
+	// ProviderReference The provider's id of the payment (Stripe Checkout Session or PaymentIntent) or transfer; null on the sandbox rail.
+	ProviderReference *string `json:"provider_reference,omitempty"`
+
+	// Rail The payment rail that moves this transaction's money, the tenant's rail when it was created.
+	Rail   *PayableRail  `json:"rail,omitempty"`
+	SendAt *time.Time    `json:"send_at"`
+	Status PayableStatus `json:"status"`
 
 	// TransactionId ULID of the parent transaction (differs from id).
 	TransactionId string `json:"transaction_id"`
@@ -2161,6 +2257,9 @@ type PayableDestinationType string
 
 // PayableLatestMessageStatus defines model for Payable.LatestMessage.Status.
 type PayableLatestMessageStatus string
+
+// PayableRail The payment rail that moves this transaction's money, the tenant's rail when it was created.
+type PayableRail string
 
 // PayableEnvelope defines model for PayableEnvelope.
 type PayableEnvelope struct {
@@ -2189,6 +2288,50 @@ type PayableEventType string
 // PayableStatus defines model for PayableStatus.
 type PayableStatus string
 
+// PaymentRail A tenant's payment rail. Secrets are write-only.
+type PaymentRail struct {
+	// AccountId The Stripe account the key belongs to.
+	AccountId *string `json:"account_id"`
+
+	// Mode `test` for a Stripe test key (no money moves), `live` for a live key; null on the sandbox rail.
+	//
+	// Examples: test
+	Mode           *string             `json:"mode"`
+	Provider       PaymentRailProvider `json:"provider"`
+	PublishableKey *string             `json:"publishable_key"`
+	SecretKeyLast4 *string             `json:"secret_key_last4"`
+	UpdatedAt      *time.Time          `json:"updated_at"`
+
+	// WebhookUrl Where Stripe sends its events for this rail: POST {base_url}/webhooks/rails/stripe/{rail}, no bearer token, verified with the Stripe-Signature header (bad signature → 401 invalid_signature; a replayed event changes nothing).
+	WebhookUrl *string `json:"webhook_url"`
+}
+
+// PaymentRailProvider defines model for PaymentRail.Provider.
+type PaymentRailProvider string
+
+// PaymentRailEnvelope defines model for PaymentRailEnvelope.
+type PaymentRailEnvelope struct {
+	// Data A tenant's payment rail. Secrets are write-only.
+	Data PaymentRail `json:"data"`
+}
+
+// PaymentRailInput defines model for PaymentRailInput.
+type PaymentRailInput struct {
+	// ConnectWebhookSecret The whsec_ secret of a Connect endpoint at the same URL (account.updated of recipients), when it differs.
+	ConnectWebhookSecret *string                  `json:"connect_webhook_secret,omitempty"`
+	Provider             PaymentRailInputProvider `json:"provider"`
+	PublishableKey       *string                  `json:"publishable_key,omitempty"`
+
+	// SecretKey sk_test_ / rk_test_ (test mode) or sk_live_ / rk_live_ (live mode).
+	SecretKey string `json:"secret_key"`
+
+	// WebhookSecret The whsec_ signing secret of the endpoint registered at webhook_url.
+	WebhookSecret string `json:"webhook_secret"`
+}
+
+// PaymentRailInputProvider defines model for PaymentRailInput.Provider.
+type PaymentRailInputProvider string
+
 // Receivable A receivable: money collected from a contact through an SMS pay link.
 type Receivable struct {
 	// Amount Minor units.
@@ -2206,7 +2349,7 @@ type Receivable struct {
 	DueDate      *openapi_types.Date    `json:"due_date"`
 	ExternalId   *string                `json:"external_id"`
 
-	// FailureReason card_declined, processor_error, processor_timeout (no answer from the rail within 5 min), identity_check_failed or disbursement_failed.
+	// FailureReason card_declined, processor_error, processor_timeout (no answer from the rail within 5 min), identity_check_failed or disbursement_failed; on Stripe the provider's reason (a decline code such as insufficient_funds, async_payment_failed) or provider_unavailable.
 	FailureReason *string `json:"failure_reason"`
 
 	// Id ULID of the receivable.
@@ -2225,8 +2368,14 @@ type Receivable struct {
 	// PaymentLinkUrl The signed pay link while it is live, else null.
 	PaymentLinkUrl *string                  `json:"payment_link_url"`
 	PaymentMethod  *ReceivablePaymentMethod `json:"payment_method"`
-	SendAt         *time.Time               `json:"send_at"`
-	Status         ReceivableStatus         `json:"status"`
+
+	// ProviderReference The provider's id of the payment (Stripe Checkout Session or PaymentIntent) or transfer; null on the sandbox rail.
+	ProviderReference *string `json:"provider_reference,omitempty"`
+
+	// Rail The payment rail that moves this transaction's money, the tenant's rail when it was created.
+	Rail   *ReceivableRail  `json:"rail,omitempty"`
+	SendAt *time.Time       `json:"send_at"`
+	Status ReceivableStatus `json:"status"`
 
 	// TransactionId ULID of the parent transaction (differs from id).
 	TransactionId string `json:"transaction_id"`
@@ -2240,6 +2389,9 @@ type ReceivableLatestMessageStatus string
 
 // ReceivablePaymentMethod defines model for Receivable.PaymentMethod.
 type ReceivablePaymentMethod string
+
+// ReceivableRail The payment rail that moves this transaction's money, the tenant's rail when it was created.
+type ReceivableRail string
 
 // ReceivableEnvelope defines model for ReceivableEnvelope.
 type ReceivableEnvelope struct {
@@ -2346,12 +2498,14 @@ type Transaction struct {
 	ContactId  string  `json:"contact_id"`
 
 	// CreatedAt Examples: 2026-11-22T01:21:17.123Z
-	CreatedAt    time.Time            `json:"created_at"`
-	Direction    TransactionDirection `json:"direction"`
-	Id           string               `json:"id"`
-	PayableId    *string              `json:"payable_id,omitempty"`
-	ReceivableId *string              `json:"receivable_id,omitempty"`
-	Status       string               `json:"status"`
+	CreatedAt         time.Time            `json:"created_at"`
+	Direction         TransactionDirection `json:"direction"`
+	Id                string               `json:"id"`
+	PayableId         *string              `json:"payable_id,omitempty"`
+	ProviderReference *string              `json:"provider_reference,omitempty"`
+	Rail              *TransactionRail     `json:"rail,omitempty"`
+	ReceivableId      *string              `json:"receivable_id,omitempty"`
+	Status            string               `json:"status"`
 
 	// UpdatedAt Examples: 2026-11-22T01:21:17.123Z
 	UpdatedAt time.Time `json:"updated_at"`
@@ -2359,6 +2513,9 @@ type Transaction struct {
 
 // TransactionDirection defines model for Transaction.Direction.
 type TransactionDirection string
+
+// TransactionRail defines model for Transaction.Rail.
+type TransactionRail string
 
 // TransactionEnvelope defines model for TransactionEnvelope.
 type TransactionEnvelope struct {
@@ -2991,6 +3148,12 @@ type VerifyIdentityPayableParams struct {
 	IdempotencyKey *TxnIdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// PutPaymentRailParams defines parameters for PutPaymentRail.
+type PutPaymentRailParams struct {
+	// IdempotencyKey At most 128 characters (longer → 422). The same key with the same method, path and body replays the first response byte for byte, with `Idempotent-Replayed: true` and `Original-Request-Id`; with another request → 409 idempotency_conflict; while the first runs, a second waits up to 10 s, then 409 idempotency_in_progress with Retry-After. 4xx answers are kept too; 5xx and 429 are not. Kept 24 hours.
+	IdempotencyKey *TxnIdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListReceivablesParams defines parameters for ListReceivables.
 type ListReceivablesParams struct {
 	// Page 1-based page number; not a positive integer → 422.
@@ -3262,6 +3425,9 @@ type RevokeLinkPayableJSONRequestBody = TxnEmptyActionInput
 
 // VerifyIdentityPayableJSONRequestBody defines body for VerifyIdentityPayable for application/json ContentType.
 type VerifyIdentityPayableJSONRequestBody = TxnEmptyActionInput
+
+// PutPaymentRailJSONRequestBody defines body for PutPaymentRail for application/json ContentType.
+type PutPaymentRailJSONRequestBody = PaymentRailInput
 
 // CreateReceivableJSONRequestBody defines body for CreateReceivable for application/json ContentType.
 type CreateReceivableJSONRequestBody = TransactionItemInput
@@ -4215,6 +4381,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /payables/{payable}/verify-identity (the `VerifyIdentityPayable` operationId).
 	VerifyIdentityPayable(ctx context.Context, payable string, params *VerifyIdentityPayableParams, body VerifyIdentityPayableJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeletePaymentRail Back to the sandbox rail
+	//
+	// Corresponds with DELETE /payment-rail (the `DeletePaymentRail` operationId).
+	DeletePaymentRail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ShowPaymentRail Show the payment rail
+	//
+	// Corresponds with GET /payment-rail (the `ShowPaymentRail` operationId).
+	ShowPaymentRail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutPaymentRailWithBody Connect a payment provider
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+	PutPaymentRailWithBody(ctx context.Context, params *PutPaymentRailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutPaymentRail Connect a payment provider
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+	PutPaymentRail(ctx context.Context, params *PutPaymentRailParams, body PutPaymentRailJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListReceivables List receivables
 	//
@@ -5714,6 +5904,70 @@ func (c *Client) VerifyIdentityPayableWithBody(ctx context.Context, payable stri
 // Corresponds with POST /payables/{payable}/verify-identity (the `VerifyIdentityPayable` operationId).
 func (c *Client) VerifyIdentityPayable(ctx context.Context, payable string, params *VerifyIdentityPayableParams, body VerifyIdentityPayableJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewVerifyIdentityPayableRequest(c.Server, payable, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeletePaymentRail Back to the sandbox rail
+//
+// Corresponds with DELETE /payment-rail (the `DeletePaymentRail` operationId).
+func (c *Client) DeletePaymentRail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePaymentRailRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ShowPaymentRail Show the payment rail
+//
+// Corresponds with GET /payment-rail (the `ShowPaymentRail` operationId).
+func (c *Client) ShowPaymentRail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowPaymentRailRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutPaymentRailWithBody Connect a payment provider
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+func (c *Client) PutPaymentRailWithBody(ctx context.Context, params *PutPaymentRailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutPaymentRailRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutPaymentRail Connect a payment provider
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+func (c *Client) PutPaymentRail(ctx context.Context, params *PutPaymentRailParams, body PutPaymentRailJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutPaymentRailRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9316,6 +9570,115 @@ func NewVerifyIdentityPayableRequestWithBody(server string, payable string, para
 	return req, nil
 }
 
+// NewDeletePaymentRailRequest constructs an http.Request for the DeletePaymentRail method
+func NewDeletePaymentRailRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/payment-rail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewShowPaymentRailRequest constructs an http.Request for the ShowPaymentRail method
+func NewShowPaymentRailRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/payment-rail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutPaymentRailRequest calls the generic PutPaymentRail builder with application/json body
+func NewPutPaymentRailRequest(server string, params *PutPaymentRailParams, body PutPaymentRailJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutPaymentRailRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewPutPaymentRailRequestWithBody constructs an http.Request for the PutPaymentRail method, with any body, and a specified content type
+func NewPutPaymentRailRequestWithBody(server string, params *PutPaymentRailParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/payment-rail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListReceivablesRequest constructs an http.Request for the ListReceivables method
 func NewListReceivablesRequest(server string, params *ListReceivablesParams) (*http.Request, error) {
 	var err error
@@ -11650,6 +12013,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /payables/{payable}/verify-identity (the `VerifyIdentityPayable` operationId).
 	VerifyIdentityPayableWithResponse(ctx context.Context, payable string, params *VerifyIdentityPayableParams, body VerifyIdentityPayableJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyIdentityPayableResponse, error)
 
+	// DeletePaymentRailWithResponse Back to the sandbox rail
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /payment-rail (the `DeletePaymentRail` operationId).
+	DeletePaymentRailWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeletePaymentRailResponse, error)
+
+	// ShowPaymentRailWithResponse Show the payment rail
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /payment-rail (the `ShowPaymentRail` operationId).
+	ShowPaymentRailWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ShowPaymentRailResponse, error)
+
+	// PutPaymentRailWithBodyWithResponse Connect a payment provider
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+	PutPaymentRailWithBodyWithResponse(ctx context.Context, params *PutPaymentRailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutPaymentRailResponse, error)
+
+	// PutPaymentRailWithResponse Connect a payment provider
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+	PutPaymentRailWithResponse(ctx context.Context, params *PutPaymentRailParams, body PutPaymentRailJSONRequestBody, reqEditors ...RequestEditorFn) (*PutPaymentRailResponse, error)
+
 	// ListReceivablesWithResponse List receivables
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -13631,6 +14022,103 @@ func (r VerifyIdentityPayableResponse) ContentType() string {
 	return ""
 }
 
+type DeletePaymentRailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePaymentRailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePaymentRailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePaymentRailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ShowPaymentRailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentRailEnvelope
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowPaymentRailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowPaymentRailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowPaymentRailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PutPaymentRailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentRailEnvelope
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// Status returns HTTPResponse.Status
+func (r PutPaymentRailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutPaymentRailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutPaymentRailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListReceivablesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15603,6 +16091,58 @@ func (c *ClientWithResponses) VerifyIdentityPayableWithResponse(ctx context.Cont
 		return nil, err
 	}
 	return ParseVerifyIdentityPayableResponse(rsp)
+}
+
+// DeletePaymentRailWithResponse Back to the sandbox rail
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /payment-rail (the `DeletePaymentRail` operationId).
+func (c *ClientWithResponses) DeletePaymentRailWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DeletePaymentRailResponse, error) {
+	rsp, err := c.DeletePaymentRail(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePaymentRailResponse(rsp)
+}
+
+// ShowPaymentRailWithResponse Show the payment rail
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /payment-rail (the `ShowPaymentRail` operationId).
+func (c *ClientWithResponses) ShowPaymentRailWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ShowPaymentRailResponse, error) {
+	rsp, err := c.ShowPaymentRail(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowPaymentRailResponse(rsp)
+}
+
+// PutPaymentRailWithBodyWithResponse Connect a payment provider
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+func (c *ClientWithResponses) PutPaymentRailWithBodyWithResponse(ctx context.Context, params *PutPaymentRailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutPaymentRailResponse, error) {
+	rsp, err := c.PutPaymentRailWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutPaymentRailResponse(rsp)
+}
+
+// PutPaymentRailWithResponse Connect a payment provider
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /payment-rail (the `PutPaymentRail` operationId).
+func (c *ClientWithResponses) PutPaymentRailWithResponse(ctx context.Context, params *PutPaymentRailParams, body PutPaymentRailJSONRequestBody, reqEditors ...RequestEditorFn) (*PutPaymentRailResponse, error) {
+	rsp, err := c.PutPaymentRail(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutPaymentRailResponse(rsp)
 }
 
 // ListReceivablesWithResponse List receivables
@@ -17904,6 +18444,101 @@ func ParseVerifyIdentityPayableResponse(rsp *http.Response) (*VerifyIdentityPaya
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest PayableEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeletePaymentRailResponse parses an HTTP response from a DeletePaymentRailWithResponse call
+func ParseDeletePaymentRailResponse(rsp *http.Response) (*DeletePaymentRailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePaymentRailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseShowPaymentRailResponse parses an HTTP response from a ShowPaymentRailWithResponse call
+func ParseShowPaymentRailResponse(rsp *http.Response) (*ShowPaymentRailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowPaymentRailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentRailEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePutPaymentRailResponse parses an HTTP response from a PutPaymentRailWithResponse call
+func ParsePutPaymentRailResponse(rsp *http.Response) (*PutPaymentRailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutPaymentRailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentRailEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

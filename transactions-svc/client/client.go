@@ -15,20 +15,12 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
-	"github.com/paylane/paylane/libs/breaker"
-	"github.com/paylane/paylane/libs/idempotency"
-	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // Timeouts of a call.
@@ -42,35 +34,30 @@ const (
 const maxBody = 1 << 20
 
 var (
-	// ErrNotFound: no such transaction in the tenant (404 resource_not_found).
-	ErrNotFound = errors.New("transactions client: not found")
+	// ErrNotFound matches a 404 resource_not_found: no such transaction
+	// (or notification) in the tenant.
+	ErrNotFound = svcclient.ErrNotFound
 	// ErrUnavailable: the tenant's circuit breaker is open.
-	ErrUnavailable = errors.New("transactions client: transactions-svc unavailable")
+	ErrUnavailable = svcclient.ErrUnavailable
 )
+
+// Error is an error answer of transactions-svc: the status and the
+// envelope (Fields gives the messages per field of a 422).
+type Error = svcclient.Error
+
+// StatusOf returns the HTTP status of an *Error in err's chain, or 0.
+func StatusOf(err error) int { return svcclient.StatusOf(err) }
 
 // Client calls the internal routes of transactions-svc. Share one per process.
 type Client struct {
-	baseURL  string
-	hc       *http.Client
-	breakers *breaker.Set[answer]
-}
-
-type answer struct {
-	status int
-	body   []byte
+	core *svcclient.Client
 }
 
 // New returns a client for transactions-svc at baseURL (for example
 // http://transactions-svc:8080). A nil hc uses a default client.
 func New(baseURL string, hc *http.Client) *Client {
-	if hc == nil {
-		hc = &http.Client{}
-	}
-	return &Client{
-		baseURL:  strings.TrimRight(baseURL, "/"),
-		hc:       hc,
-		breakers: breaker.New[answer](breaker.Settings{Name: "transactions-svc"}),
-	}
+	return &Client{core: svcclient.New(svcclient.Config{Service: "transactions-svc", BaseURL: baseURL, HTTP: hc,
+		Timeout: DefaultTimeout, MaxBody: maxBody, Breaker: true})}
 }
 
 // Prepare creates a draft receivable or payable (in.Direction) and returns
@@ -102,66 +89,6 @@ func (c *Client) Status(ctx context.Context, token, reference string) (*Status, 
 // call sends method path with body (JSON, when not nil) within timeout and
 // decodes a 2xx answer's data into out. Other answers become *Error.
 func (c *Client) call(ctx context.Context, timeout time.Duration, method, path, token, idemKey string, body, out any) error {
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return fmt.Errorf("transactions client: encoding request: %w", err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	a, _, err := c.breakers.Do(breaker.TenantOf(token), func() (answer, int, error) {
-		a, err := c.send(ctx, method, path, token, idemKey, payload)
-		return a, a.status, err
-	})
-	if errors.Is(err, breaker.ErrOpen) {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	if err != nil {
-		return err
-	}
-	if a.status < 200 || a.status > 299 {
-		return decodeError(a)
-	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(a.body, &env); err != nil || env.Data == nil {
-		return fmt.Errorf("transactions client: %s %s: answer is not {data}", method, path)
-	}
-	return json.Unmarshal(env.Data, out)
-}
-
-func (c *Client) send(ctx context.Context, method, path, token, idemKey string, payload []byte) (answer, error) {
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+path, rd)
-	if err != nil {
-		return answer{}, fmt.Errorf("transactions client: building request: %w", err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Accept", "application/json")
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if id := reqid.From(ctx); id != "" {
-		req.Header.Set(reqid.Header, id)
-	}
-	if idemKey != "" {
-		req.Header.Set("Idempotency-Key", idemKey)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return answer{}, fmt.Errorf("transactions client: %s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	idempotency.NoteForwarded(ctx, resp.Header)
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return answer{}, fmt.Errorf("transactions client: reading %s %s: %w", method, path, err)
-	}
-	return answer{status: resp.StatusCode, body: b}, nil
+	return c.core.Data(ctx, svcclient.Request{Method: method, Path: path, Auth: token, IdempotencyKey: idemKey,
+		Body: body, Timeout: timeout}, out)
 }

@@ -2,13 +2,11 @@ package client
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 
-	"github.com/paylane/paylane/libs/breaker"
+	"github.com/paylane/paylane/libs/svcclient"
 )
 
 // Count returns how many of the tenant's receivables or payables
@@ -30,28 +28,16 @@ func (c *Client) Count(ctx context.Context, token, direction, status string) (in
 	if status != "" {
 		q.Set("status", status)
 	}
-	path += "?" + q.Encode()
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
-	defer cancel()
-	a, _, err := c.breakers.Do(breaker.TenantOf(token), func() (answer, int, error) {
-		a, err := c.send(ctx, http.MethodGet, path, token, "", nil)
-		return a, a.status, err
-	})
-	if errors.Is(err, breaker.ErrOpen) {
-		return 0, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if a.status != http.StatusOK {
-		return 0, decodeError(a)
-	}
 	var page struct {
 		Meta struct {
 			Total *int `json:"total"`
 		} `json:"meta"`
 	}
-	if err := json.Unmarshal(a.body, &page); err != nil || page.Meta.Total == nil {
+	if err := c.core.JSON(ctx, svcclient.Request{Method: http.MethodGet, Path: path + "?" + q.Encode(), Auth: token,
+		Timeout: DefaultTimeout}, &page); err != nil {
+		return 0, err
+	}
+	if page.Meta.Total == nil {
 		return 0, fmt.Errorf("transactions client: GET %s: answer has no meta.total", path)
 	}
 	return *page.Meta.Total, nil

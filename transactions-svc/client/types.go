@@ -1,11 +1,6 @@
 package client
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"net/http"
-)
+import "encoding/json"
 
 // DraftInput is the body of prepare: a direction and the single-create body
 // of a receivable or payable.
@@ -60,55 +55,4 @@ type Status struct {
 	Amount        int64          `json:"amount"`
 	Currency      string         `json:"currency"`
 	LatestMessage *LatestMessage `json:"latest_message"`
-}
-
-// Error is an error answer of transactions-svc: the status and the envelope.
-type Error struct {
-	Status  int
-	Code    string
-	Message string
-	Details json.RawMessage
-}
-
-// Error implements the error interface.
-func (e *Error) Error() string {
-	return fmt.Sprintf("transactions-svc answered %d %s: %s", e.Status, e.Code, e.Message)
-}
-
-// Is makes errors.Is(err, ErrNotFound) true for a 404 resource_not_found.
-func (e *Error) Is(target error) bool {
-	return target == ErrNotFound && e.Status == http.StatusNotFound && e.Code == "resource_not_found"
-}
-
-// Fields returns the messages per field of a 422 validation_failed, or nil.
-func (e *Error) Fields() map[string][]string {
-	var f map[string][]string
-	if e.Code != "validation_failed" || json.Unmarshal(e.Details, &f) != nil {
-		return nil
-	}
-	return f
-}
-
-// StatusOf returns the HTTP status of a client error, or 0.
-func StatusOf(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Status
-	}
-	return 0
-}
-
-func decodeError(a answer) *Error {
-	e := &Error{Status: a.status}
-	var env struct {
-		Error struct {
-			Code    string          `json:"code"`
-			Message string          `json:"message"`
-			Details json.RawMessage `json:"details"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(a.body, &env) == nil {
-		e.Code, e.Message, e.Details = env.Error.Code, env.Error.Message, env.Error.Details
-	}
-	return e
 }

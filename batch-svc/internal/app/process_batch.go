@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
 	"github.com/paylane/paylane/batch-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // Lease is how a worker holds a claimed batch: Renew extends the lease in
@@ -30,7 +31,7 @@ func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 	c := l.Claim
 	var h batch.Header
 	var pending []int
-	err := a.d.Store.Write(work, c.TenantID, func(tx *store.Tx) error {
+	err := a.d.Store.Write(work, idempotency.Tx{}, c.TenantID, func(tx *store.Tx) error {
 		var err error
 		if h, err = tx.LockBatch(work, c.BatchID); err != nil {
 			return err
@@ -113,7 +114,7 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 		return err
 	}
 	a.d.Metrics.observeChunk(h.Type, time.Since(started), out.Succeeded, out.Failed)
-	return a.d.Store.Write(work, h.TenantID, func(tx *store.Tx) error {
+	return a.d.Store.Write(work, idempotency.Tx{}, h.TenantID, func(tx *store.Tx) error {
 		if err := tx.HoldLease(work, l.Claim, l.Until()); err != nil {
 			return err
 		}
@@ -130,7 +131,7 @@ func (a *App) finish(ctx context.Context, l Lease, status batch.Status, reason s
 	c := l.Claim
 	wakeRelay := false
 	var final batch.Header
-	err := a.d.Store.Write(ctx, c.TenantID, func(tx *store.Tx) error {
+	err := a.d.Store.Write(ctx, idempotency.Tx{}, c.TenantID, func(tx *store.Tx) error {
 		h, err := tx.LockBatch(ctx, c.BatchID)
 		if err != nil {
 			return err

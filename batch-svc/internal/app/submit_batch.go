@@ -7,6 +7,7 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
 	"github.com/paylane/paylane/batch-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -18,6 +19,9 @@ type Caller struct {
 	Token                string
 	SubmissionsPerMinute int
 	InFlight             int
+	// Tx is the request's write transaction (the zero idempotency.Tx
+	// without Idempotency-Key), in which the batch is inserted.
+	Tx idempotency.Tx
 }
 
 // limitWindow is the window of the submissions-per-minute limit.
@@ -45,7 +49,7 @@ func (a *App) Submit(ctx context.Context, caller Caller, t batch.Type, env batch
 		TotalItems: len(sub.Items), Options: sub.Options, CreatedAt: now, UpdatedAt: now,
 	}
 	wakeOnCommit := false
-	err = a.d.Store.Write(ctx, caller.TenantID, func(tx *store.Tx) error {
+	err = a.d.Store.Write(ctx, caller.Tx, caller.TenantID, func(tx *store.Tx) error {
 		if err := tx.LockTenantSubmissions(ctx); err != nil {
 			return err
 		}

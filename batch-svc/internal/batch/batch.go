@@ -6,7 +6,11 @@ package batch
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+	"strconv"
 	"time"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Type is what a batch ingests.
@@ -134,15 +138,17 @@ type Chunk struct {
 // Errors of the use cases.
 var (
 	// ErrNotFound: the tenant has no such batch.
-	ErrNotFound = errors.New("batch: not found")
+	ErrNotFound = apierr.NewSentinel("batch: not found", apierr.NotFound())
 	// ErrForbidden: the caller may not act on batches of this type.
-	ErrForbidden = errors.New("batch: forbidden")
+	ErrForbidden = apierr.NewSentinel("batch: forbidden", apierr.Forbidden())
 	// ErrTypeUnsupported: no writer is wired for the batch type yet.
-	ErrTypeUnsupported = errors.New("batch: type not supported by this deployment")
+	ErrTypeUnsupported = apierr.NewSentinel("batch: type not supported by this deployment",
+		apierr.Unavailable("Batches of this type cannot be submitted yet: their records' service does not accept batches.", 0))
 	// ErrLeaseLost: another worker holds the batch now.
 	ErrLeaseLost = errors.New("batch: lease lost")
 	// ErrUnavailable: a service the submission needed did not answer.
-	ErrUnavailable = errors.New("batch: a peer service is unavailable")
+	ErrUnavailable = apierr.NewSentinel("batch: a peer service is unavailable",
+		apierr.Unavailable("A service the submission needs is unavailable; retry shortly.", 5))
 	// ErrRejected: the downstream service refused a chunk for good (not a
 	// row error, not a transient failure): it refused the batch itself
 	// (401, 403, 404, 405), whatever its rows hold.
@@ -183,12 +189,30 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string { return "batch: invalid envelope" }
 
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
+
 // LimitError is a refused submission: too many per minute, or too many in
 // flight. RetryAfter is in whole seconds.
 type LimitError struct {
 	InFlight   bool
 	Limit      int
 	RetryAfter int
+}
+
+// APIError answers 429 with Retry-After, and the limit's X-RateLimit-Limit
+// and X-RateLimit-Remaining (rate_limited, or
+// batch_concurrency_limit_reached for batches in flight).
+func (e *LimitError) APIError() *apierr.Error {
+	ae := apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited,
+		"Too many batch submissions; retry after "+strconv.Itoa(e.RetryAfter)+" seconds.")
+	if e.InFlight {
+		ae = apierr.New(http.StatusTooManyRequests, apierr.CodeBatchConcurrencyLimit,
+			"The tenant already has "+strconv.Itoa(e.Limit)+" batches in flight; retry when one has finished.")
+	}
+	ae.RetryAfter = e.RetryAfter
+	ae.Headers = map[string]string{"X-RateLimit-Limit": strconv.Itoa(e.Limit), "X-RateLimit-Remaining": "0"}
+	return ae
 }
 
 func (e *LimitError) Error() string {

@@ -16,7 +16,7 @@ import (
 func (h *Handlers) show(c *fiber.Ctx) error {
 	hdr, err := h.app.GetBatch(c.UserContext(), viewer(c), c.Params("batch"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewHeader(hdr, baseURL(c)))
 }
@@ -42,7 +42,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	}
 	items, total, err := h.app.ListBatches(c.UserContext(), viewer(c), q)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	base := baseURL(c)
 	out := make([]wire.Header, len(items))
@@ -61,7 +61,7 @@ func (h *Handlers) rowErrors(c *fiber.Ctx) error {
 	}
 	items, total, err := h.app.ListRowErrors(c.UserContext(), viewer(c), c.Params("batch"), page.PerPage, page.Offset())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.NewRowErrors(items), page, total)
 }

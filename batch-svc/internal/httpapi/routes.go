@@ -33,10 +33,9 @@ type Handlers struct {
 // payables submission may ask transactions-svc about its campaign.
 func Register(r fiber.Router, a *app.App, pool *pgxpool.Pool, v *authz.Verifier) {
 	h := &Handlers{app: a}
-	idem := idempotency.Middleware(pool)
 	api := r.Group("/api/v1", authz.Middleware(v))
 	for _, t := range batch.Types() {
-		api.Post("/"+string(t)+"/batch", authz.Require(t.CreateAbility()), idem, h.submit(t))
+		api.Post("/"+string(t)+"/batch", authz.Require(t.CreateAbility()), idempotency.Wrap(pool, h.submit(t)))
 	}
 	api.Get("/batches", h.list)
 	api.Get("/batches/:batch", h.show)

@@ -15,6 +15,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // envelopeBody is a submission's body as read first: the options are
@@ -26,8 +27,8 @@ type envelopeBody struct {
 }
 
 // submit answers POST /api/v1/<type>/batch: 202 {data: header}.
-func (h *Handlers) submit(t batch.Type) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) submit(t batch.Type) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body envelopeBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
@@ -42,10 +43,11 @@ func (h *Handlers) submit(t batch.Type) fiber.Handler {
 			Token:                bearer(c),
 			SubmissionsPerMinute: claims.Limits.BatchSubmissionsPerMinute,
 			InFlight:             claims.Limits.BatchesInFlight,
+			Tx:                   tx,
 		}
 		hdr, err := h.app.Submit(c.UserContext(), caller, t, batch.Envelope{Items: body.Items, Options: opts})
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusAccepted, wire.NewHeader(hdr, baseURL(c)))
 	}

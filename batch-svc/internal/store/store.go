@@ -36,20 +36,13 @@ func (t *Tx) TenantID() string { return t.tenantID }
 // supports it (an Idempotency-Key's); it reports whether it will.
 func (t *Tx) OnCommit(fn func()) bool { return tenancy.OnCommit(t.tx, fn) }
 
-var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
-
-// Write runs fn in a read-write transaction scoped to tenantID and commits
-// when fn returns nil. When ctx carries the transaction of an
-// Idempotency-Key (idempotency.Middleware), fn runs in it instead, so the
-// write commits together with the stored response.
-func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
-	if tx, scope, ok := idempotency.TxFrom(ctx); ok {
-		if scope != tenantID {
-			return errTenantMismatch
-		}
-		return fn(&Tx{tx: tx, tenantID: tenantID})
-	}
-	return tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+// Write runs fn in the request's write transaction wtx (idempotency.InTx):
+// the transaction of its Idempotency-Key (idempotency.Wrap), so the write
+// commits together with the stored response, or, for the zero wtx, a
+// read-write transaction of its own scoped to tenantID, committed when fn
+// returns nil.
+func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
+	return idempotency.InTx(ctx, wtx, s.pool, tenancy.Do, tenantID, func(tx pgx.Tx) error {
 		return fn(&Tx{tx: tx, tenantID: tenantID})
 	})
 }

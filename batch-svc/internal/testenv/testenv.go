@@ -1,3 +1,11 @@
+// Package testenv runs batch-svc for tests the way a deployment does: Run
+// on a fresh migrated database (libs/testkit), listeners on port 0,
+// internal tokens verified against a JWKS served over HTTP, contacts-svc's
+// fake beside its client (contacts-svc/client/clienttest: the bulk upsert
+// with contacts-svc's rules, rows recorded per batch and row), and
+// transactions-svc's (transactions-svc/client/clienttest: the bulk create
+// and the campaign steps; a test adds the campaigns it names). They stand
+// in for the downstream services, not for the database.
 package testenv
 
 import (
@@ -11,16 +19,20 @@ import (
 
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	"github.com/paylane/paylane/batch-svc/migrations"
+	contactstest "github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/testkit"
+	transactionstest "github.com/paylane/paylane/transactions-svc/client/clienttest"
 )
 
 // Service is batch-svc running for one test.
 type Service struct {
-	Addrs    batchsvc.Addrs
-	Signer   *authz.Signer
-	Contacts *Contacts
-	Txns     *Transactions
+	Addrs  batchsvc.Addrs
+	Signer *authz.Signer
+	// Contacts is contacts-svc's fake (contacts-svc/client/clienttest).
+	Contacts *contactstest.Contacts
+	// Txns is transactions-svc's fake (transactions-svc/client/clienttest).
+	Txns *transactionstest.Fake
 	// Pool connects to the service's database as its app role.
 	Pool *pgxpool.Pool
 	// OwnerPool connects as the owner (row-level security does not apply
@@ -71,7 +83,7 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	t.Helper()
 	pg := testkit.PG(t)
 	identityURL := testkit.IdentityJWKS(t, signer)
-	contacts, txns := NewContacts(t), NewTransactions(t)
+	contacts, txns := contactstest.New(t), transactionstest.New(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan batchsvc.Addrs, 1)

@@ -62,7 +62,11 @@ func (p *Pool) Wake() {
 }
 
 // Run runs the workers until ctx ends; each finishes its chunk in flight
-// and releases its batch first.
+// and releases its batch first. The workers are long-lived loops, not tasks
+// handed to a bounded group (errgroup.SetLimit): the per-tenant fairness
+// lives in the pool, since each claim sees which tenants hold how many
+// workers (claim) and skips those at PerTenant, which a group that only
+// bounds how many run cannot know.
 func (p *Pool) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for range p.o.Workers {

@@ -16,6 +16,7 @@ import (
 	"github.com/paylane/paylane/batch-svc/internal/store"
 	"github.com/paylane/paylane/batch-svc/internal/worker"
 	"github.com/paylane/paylane/batch-svc/migrations"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -159,7 +160,7 @@ func TestResumeAfterACrashWritesNoRowTwice(t *testing.T) {
 		t.Errorf("chunks sent = %v, want %v (chunk 0 not again)", e.w.firsts, want)
 	}
 	// A's stale lease records nothing.
-	err = e.st.Write(ctx, tenant, func(tx *store.Tx) error { return tx.HoldLease(ctx, claimA, time.Now()) })
+	err = e.st.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error { return tx.HoldLease(ctx, claimA, time.Now()) })
 	if !errors.Is(err, batch.ErrLeaseLost) {
 		t.Errorf("worker A holding its lease: %v, want ErrLeaseLost", err)
 	}

@@ -145,7 +145,7 @@ func commitEvents(ctx context.Context, conn *pgx.Conn, tenantID string, n int) (
 	batch := make([]string, 0, n)
 	for i := range n {
 		data := map[string]any{"id": ids.New(), "first_name": "Bench", "last_name": fmt.Sprint("Webhook ", i)}
-		env, err := events.New("contact.created", tenantID, "", data)
+		env, err := events.New(events.TypeContactCreated, tenantID, "", data)
 		if err != nil {
 			return nil, time.Time{}, err
 		}

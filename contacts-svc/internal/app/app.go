@@ -11,14 +11,24 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 )
 
 // Scope is who a use case acts for: the tenant, and the region national
-// phone numbers are read in.
+// phone numbers are read in; for a write, the request's write transaction
+// (Tx, the zero idempotency.Tx when the request carries no
+// Idempotency-Key), which the use case passes to the store.
 type Scope struct {
 	TenantID string
 	Region   string
+	Tx       idempotency.Tx
+}
+
+// WithTx returns the scope of a write in the request's write transaction tx.
+func (s Scope) WithTx(tx idempotency.Tx) Scope {
+	s.Tx = tx
+	return s
 }
 
 // OptIns answers a contact's opt-in status and consents, which optin-svc

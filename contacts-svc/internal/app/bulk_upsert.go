@@ -8,12 +8,14 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // ErrBulkConflict: a concurrent write took a phone or external id of the
 // chunk between its checks and its writes. Nothing was written; retrying the
 // chunk decides the rows again.
-var ErrBulkConflict = errors.New("app: bulk upsert raced with another write")
+var ErrBulkConflict = apierr.NewSentinel("app: bulk upsert raced with another write",
+	apierr.Unavailable("Another write touched these contacts; retry the request.", 1))
 
 // MaxBulkRows is the most rows one bulk-upsert call takes; batch-svc sends a
 // batch in chunks of at most this many.
@@ -23,7 +25,8 @@ const MaxBulkRows = 1000
 // (a slow statement, or a wait for the batch's lock held by an earlier
 // attempt that is still running) and Postgres cancelled it. Nothing was
 // written; the chunk may be retried.
-var ErrBulkTimedOut = errors.New("app: bulk upsert statement timed out")
+var ErrBulkTimedOut = apierr.NewSentinel("app: bulk upsert statement timed out",
+	apierr.Unavailable("The chunk took too long and was not written; retry the request.", 1))
 
 // BulkStatementTimeout bounds each statement of a bulk upsert
 // (statement_timeout), waits for the batch's lock included: 5 s below the
@@ -72,7 +75,7 @@ func (a *App) BulkUpsert(ctx context.Context, scope Scope, req BulkRequest) ([]c
 		indexes[i] = r.Index
 	}
 	var results []contact.RowResult
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		if err := tx.BoundStatements(ctx, a.bulkStatementTimeout); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/contacts-svc/migrations"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -43,7 +44,7 @@ func TestBulkUpsertGivesUpBeforeItsCaller(t *testing.T) {
 
 	holding, release, held := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		held <- st.Write(ctx, tenant, func(tx *store.Tx) error {
+		held <- st.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error {
 			if err := tx.LockBatch(ctx, "B1"); err != nil {
 				return err
 			}

@@ -14,7 +14,7 @@ import (
 // held by a live contact is a *contact.ValidationError naming the field.
 func (a *App) CreateContact(ctx context.Context, scope Scope, in contact.Input) (contact.Contact, error) {
 	var c contact.Contact
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		var err error
 		c, err = a.create(ctx, tx, scope, in)
 		return err

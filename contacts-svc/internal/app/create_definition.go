@@ -17,7 +17,7 @@ func (a *App) CreateDefinition(ctx context.Context, scope Scope, in contact.Defi
 	}
 	now := a.timestamp()
 	d.ID, d.TenantID, d.CreatedAt, d.UpdatedAt = ids.NewAt(now), scope.TenantID, now, now
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		return tx.InsertDefinition(ctx, d)
 	})
 	return d, err

@@ -14,7 +14,7 @@ func (a *App) DeleteContact(ctx context.Context, scope Scope, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		c, err := tx.Contact(ctx, id, store.Lookup{ForUpdate: true})
 		if err != nil {
 			return err

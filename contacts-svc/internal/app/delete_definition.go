@@ -13,7 +13,7 @@ func (a *App) DeleteDefinition(ctx context.Context, scope Scope, id string) erro
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		return tx.DeleteDefinition(ctx, id)
 	})
 }

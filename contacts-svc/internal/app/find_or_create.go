@@ -15,7 +15,7 @@ import (
 // external id it always creates. Receivable and payable creates use it to
 // resolve their contact {external_id, ...}.
 func (a *App) FindOrCreate(ctx context.Context, scope Scope, in contact.Input) (c contact.Contact, created bool, err error) {
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		if in.ExternalID != nil && strings.TrimSpace(*in.ExternalID) != "" {
 			ext := strings.TrimSpace(*in.ExternalID)
 			if err := tx.LockExternalID(ctx, ext); err != nil {

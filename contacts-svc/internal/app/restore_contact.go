@@ -17,7 +17,7 @@ func (a *App) RestoreContact(ctx context.Context, scope Scope, id string) (conta
 		return contact.Contact{}, err
 	}
 	var c contact.Contact
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		var err error
 		if c, err = tx.Contact(ctx, id, store.Lookup{WithTrashed: true, ForUpdate: true}); err != nil {
 			return err

@@ -16,7 +16,7 @@ func (a *App) ReplaceDefinition(ctx context.Context, scope Scope, id string, in 
 		return contact.Definition{}, err
 	}
 	var d contact.Definition
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		cur, err := tx.Definition(ctx, id, true)
 		if err != nil {
 			return err

@@ -5,8 +5,9 @@ package contact
 
 import (
 	"encoding/json"
-	"errors"
 	"time"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Length limits of contact fields (contract section 4).
@@ -16,18 +17,21 @@ const (
 	MaxEmailLength      = 254
 )
 
-// Errors the use cases report; adapters map them to statuses.
+// Errors the use cases report, each with its API answer.
 var (
 	// ErrNotFound: no such contact (or definition) in the tenant, or an id
 	// that is not a ULID.
-	ErrNotFound = errors.New("contact: not found")
+	ErrNotFound = apierr.NewSentinel("contact: not found", apierr.NotFound())
 	// ErrUnavailable: a service the answer needs (optin-svc for a single
 	// read's opt-in standing) cannot answer for now; the client retries.
-	ErrUnavailable = errors.New("contact: a service the answer needs is unavailable")
+	ErrUnavailable = apierr.NewSentinel("contact: a service the answer needs is unavailable",
+		apierr.Unavailable("The service is temporarily unavailable. Please retry.", 1))
 	// ErrPhoneTaken: another live contact of the tenant has the phone.
-	ErrPhoneTaken = errors.New("contact: phone already used by a live contact")
+	ErrPhoneTaken = apierr.NewSentinel("contact: phone already used by a live contact",
+		apierr.Field("phone", MsgPhoneTaken))
 	// ErrExternalIDTaken: another live contact of the tenant has the external id.
-	ErrExternalIDTaken = errors.New("contact: external id already used by a live contact")
+	ErrExternalIDTaken = apierr.NewSentinel("contact: external id already used by a live contact",
+		apierr.Field("external_id", MsgExternalIDTaken))
 )
 
 // Contact is a person a tenant pays or collects from. Its phone, in E.164,

@@ -1,51 +1,38 @@
 package contact
 
 import (
-	"errors"
-	"fmt"
-	"regexp"
-	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/customfield"
 )
 
 // FieldType is the type of a custom field's values.
-type FieldType string
+type FieldType = customfield.Type
 
 // The field types (contract section 5).
 const (
-	TypeString  FieldType = "string"
-	TypeInteger FieldType = "integer"
-	TypeNumber  FieldType = "number"
-	TypeBoolean FieldType = "boolean"
-	TypeDate    FieldType = "date"
-	TypeEnum    FieldType = "enum"
+	TypeString  = customfield.String
+	TypeInteger = customfield.Integer
+	TypeNumber  = customfield.Number
+	TypeBoolean = customfield.Boolean
+	TypeDate    = customfield.Date
+	TypeEnum    = customfield.Enum
 )
 
 // Limits of definitions.
 const (
-	MaxLabelLength  = 191
-	MaxOptions      = 100
-	MaxOptionLength = 191
+	MaxLabelLength  = customfield.MaxLabelLength
+	MaxOptions      = customfield.MaxOptions
+	MaxOptionLength = customfield.MaxOptionLength
 )
 
 // ErrKeyTaken: the tenant already has a definition with the key.
-var ErrKeyTaken = errors.New("contact: field definition key already taken")
+var ErrKeyTaken = apierr.NewSentinel("contact: field definition key already taken",
+	apierr.Field("key", "The key has already been taken."))
 
-// keyPattern is the shape of a definition key.
-var keyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-
-// Valid reports whether t is one of the field types.
-func (t FieldType) Valid() bool {
-	switch t {
-	case TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeDate, TypeEnum:
-		return true
-	}
-	return false
-}
-
-// Definition is a custom field the tenant's contacts may carry.
+// Definition is a custom field the tenant's contacts may carry: a stored
+// libs/customfield schema with its id, tenant and timestamps.
 type Definition struct {
 	ID       string
 	TenantID string
@@ -61,20 +48,14 @@ type Definition struct {
 
 // DefinitionInput is a definition as a client sends it (create or PUT); nil
 // means absent or null.
-type DefinitionInput struct {
-	Key      *string
-	Label    *string
-	Type     *string
-	Options  []string
-	Required *bool
-}
+type DefinitionInput = customfield.Input
 
 // NewDefinition validates a create and returns the definition without id or
 // timestamps, or a *ValidationError.
 func NewDefinition(in DefinitionInput) (Definition, error) {
 	p := problems{}
-	d := Definition{Key: definitionKey(p, in.Key), Type: fieldType(p, in.Type)}
-	d.Label, d.Options, d.Required = definitionMutable(p, in, d.Type)
+	var d Definition
+	d.set(customfield.New(customfield.Problems(p), in))
 	return d, p.err()
 }
 
@@ -82,82 +63,15 @@ func NewDefinition(in DefinitionInput) (Definition, error) {
 // type may be sent but not changed.
 func (d Definition) Replace(in DefinitionInput) (Definition, error) {
 	p := problems{}
-	if in.Key != nil && *in.Key != d.Key {
-		p.add("key", "The key field cannot be changed.")
-	}
-	if in.Type != nil && FieldType(*in.Type) != d.Type {
-		p.add("type", "The type field cannot be changed.")
-	}
-	d.Label, d.Options, d.Required = definitionMutable(p, in, d.Type)
+	d.set(d.Spec().Replace(customfield.Problems(p), in))
 	return d, p.err()
 }
 
-func definitionKey(p problems, key *string) string {
-	switch {
-	case key == nil || *key == "":
-		p.add("key", "The key field is required.")
-	case !keyPattern.MatchString(*key):
-		p.add("key", "The key field must start with a lower-case letter and contain only lower-case letters, digits and underscores (at most 64).")
-	default:
-		return *key
-	}
-	return ""
+// Spec is the schema part of the definition.
+func (d Definition) Spec() customfield.Spec {
+	return customfield.Spec{Key: d.Key, Label: d.Label, Type: d.Type, Options: d.Options, Required: d.Required}
 }
 
-func fieldType(p problems, typ *string) FieldType {
-	switch {
-	case typ == nil || *typ == "":
-		p.add("type", "The type field is required.")
-	case !FieldType(*typ).Valid():
-		p.add("type", "The selected type is invalid (string, integer, number, boolean, date or enum).")
-	default:
-		return FieldType(*typ)
-	}
-	return ""
-}
-
-// definitionMutable validates label, options and required for a type.
-func definitionMutable(p problems, in DefinitionInput, typ FieldType) (string, []string, bool) {
-	var label string
-	switch {
-	case in.Label == nil || strings.TrimSpace(*in.Label) == "":
-		p.add("label", "The label field is required.")
-	case utf8.RuneCountInString(strings.TrimSpace(*in.Label)) > MaxLabelLength:
-		p.add("label", fmt.Sprintf("The label field must not be greater than %d characters.", MaxLabelLength))
-	default:
-		label = strings.TrimSpace(*in.Label)
-	}
-	required := in.Required != nil && *in.Required
-	if typ != TypeEnum {
-		if len(in.Options) > 0 {
-			p.add("options", "The options field is only allowed when type is enum.")
-		}
-		return label, nil, required
-	}
-	return label, options(p, in.Options), required
-}
-
-// options validates the values of an enum: 1 to MaxOptions distinct,
-// non-empty strings.
-func options(p problems, opts []string) []string {
-	if len(opts) == 0 {
-		p.add("options", "The options field is required when type is enum.")
-		return nil
-	}
-	if len(opts) > MaxOptions {
-		p.add("options", fmt.Sprintf("The options field must not have more than %d items.", MaxOptions))
-		return nil
-	}
-	for i, o := range opts {
-		field := fmt.Sprintf("options.%d", i)
-		switch {
-		case o == "":
-			p.add(field, "The "+field+" field is required.")
-		case utf8.RuneCountInString(o) > MaxOptionLength:
-			p.add(field, fmt.Sprintf("The %s field must not be greater than %d characters.", field, MaxOptionLength))
-		case slices.Contains(opts[:i], o):
-			p.add(field, "The "+field+" field has a duplicate value.")
-		}
-	}
-	return slices.Clone(opts)
+func (d *Definition) set(s customfield.Spec) {
+	d.Key, d.Label, d.Type, d.Options, d.Required = s.Key, s.Label, s.Type, s.Options, s.Required
 }

@@ -1,6 +1,10 @@
 package contact
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/paylane/paylane/libs/apierr"
+)
 
 // State is a contact's lifecycle state.
 type State string
@@ -44,6 +48,11 @@ type TransitionError struct {
 // Error implements the error interface.
 func (e *TransitionError) Error() string {
 	return fmt.Sprintf("contact: invalid transition %s -> %s", e.From, e.To)
+}
+
+// APIError answers 422 invalid_transition naming both states.
+func (e *TransitionError) APIError() *apierr.Error {
+	return apierr.InvalidTransition(string(e.From), string(e.To))
 }
 
 // Transition returns the state action leads to from from, or a

@@ -3,6 +3,8 @@ package contact
 import (
 	"sort"
 	"strings"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // ValidationError is input that breaks the rules: messages per field, with
@@ -20,6 +22,9 @@ func (e *ValidationError) Error() string {
 	sort.Strings(names)
 	return "contact: invalid fields " + strings.Join(names, ", ")
 }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // FieldError returns a ValidationError for a single field.
 func FieldError(field, message string) *ValidationError {

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // bulkBody is the body of POST /internal/v1/contacts/bulk-upsert: a chunk
@@ -25,7 +26,7 @@ type bulkBody struct {
 
 // bulkUpsert answers POST /internal/v1/contacts/bulk-upsert with one result
 // per item, in order: 200 {data: [{row_index, contact_id?, action, errors?}]}.
-func (h *Handlers) bulkUpsert(c *fiber.Ctx) error {
+func (h *Handlers) bulkUpsert(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body bulkBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
@@ -41,9 +42,9 @@ func (h *Handlers) bulkUpsert(c *fiber.Ctx) error {
 		item, problems := decodeItem(raw)
 		req.Rows[i] = app.BulkRow{Index: body.FirstRowIndex + i, Input: item.input(), Invalid: problems}
 	}
-	results, err := h.app.BulkUpsert(c.UserContext(), h.scope(c), req)
+	results, err := h.app.BulkUpsert(c.UserContext(), h.scope(c).WithTx(tx), req)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewRowResults(results))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // defaultPerPage is the page size of contacts and definitions (contract section 2).
@@ -35,20 +36,20 @@ func (h *Handlers) listContacts(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.NewContacts(list, trashed), page, total)
 }
 
 // createContact answers POST /api/v1/contacts.
-func (h *Handlers) createContact(c *fiber.Ctx) error {
+func (h *Handlers) createContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body contactBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.CreateContact(c.UserContext(), h.scope(c), body.input())
+	ct, err := h.app.CreateContact(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, wire.NewContact(ct, false))
 }
@@ -62,33 +63,33 @@ func (h *Handlers) showContact(c *fiber.Ctx) error {
 	}
 	ct, optIn, err := h.app.GetContact(c.UserContext(), h.scope(c), c.Params("contact"), trashed)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, trashed).WithOptIn(optIn))
 }
 
 // replaceContact answers PUT /api/v1/contacts/{contact}.
-func (h *Handlers) replaceContact(c *fiber.Ctx) error {
+func (h *Handlers) replaceContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.ReplaceContact(c.UserContext(), h.scope(c), c.Params("contact"), body.input())
+	ct, err := h.app.ReplaceContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }
 
 // patchContact answers PATCH /api/v1/contacts/{contact}.
-func (h *Handlers) patchContact(c *fiber.Ctx) error {
+func (h *Handlers) patchContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body patchBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.PatchContact(c.UserContext(), h.scope(c), c.Params("contact"), body.patch())
+	ct, err := h.app.PatchContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"), body.patch())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }
@@ -96,21 +97,21 @@ func (h *Handlers) patchContact(c *fiber.Ctx) error {
 // deleteContact answers DELETE /api/v1/contacts/{contact} (soft delete).
 func (h *Handlers) deleteContact(c *fiber.Ctx) error {
 	if err := h.app.DeleteContact(c.UserContext(), h.scope(c), c.Params("contact")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
 
 // restoreContact answers POST /api/v1/contacts/{contact}/restore. Its body
 // is {} or empty.
-func (h *Handlers) restoreContact(c *fiber.Ctx) error {
+func (h *Handlers) restoreContact(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body struct{}
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, err := h.app.RestoreContact(c.UserContext(), h.scope(c), c.Params("contact"))
+	ct, err := h.app.RestoreContact(c.UserContext(), h.scope(c).WithTx(tx), c.Params("contact"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, false))
 }

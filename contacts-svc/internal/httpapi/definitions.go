@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // definitionBody is the body of POST /contact-field-definitions.
@@ -42,20 +43,20 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListDefinitions(c.UserContext(), h.scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.NewDefinitions(list), page, total)
 }
 
 // createDefinition answers POST /api/v1/contact-field-definitions.
-func (h *Handlers) createDefinition(c *fiber.Ctx) error {
+func (h *Handlers) createDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body definitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.CreateDefinition(c.UserContext(), h.scope(c), body.input())
+	d, err := h.app.CreateDefinition(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusCreated, wire.NewDefinition(d))
 }
@@ -64,20 +65,20 @@ func (h *Handlers) createDefinition(c *fiber.Ctx) error {
 func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 	d, err := h.app.GetDefinition(c.UserContext(), h.scope(c), c.Params("definition"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewDefinition(d))
 }
 
 // replaceDefinition answers PUT /api/v1/contact-field-definitions/{definition}.
-func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
+func (h *Handlers) replaceDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceDefinitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.ReplaceDefinition(c.UserContext(), h.scope(c), c.Params("definition"), body.input())
+	d, err := h.app.ReplaceDefinition(c.UserContext(), h.scope(c).WithTx(tx), c.Params("definition"), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewDefinition(d))
 }
@@ -85,7 +86,7 @@ func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
 // deleteDefinition answers DELETE /api/v1/contact-field-definitions/{definition}.
 func (h *Handlers) deleteDefinition(c *fiber.Ctx) error {
 	if err := h.app.DeleteDefinition(c.UserContext(), h.scope(c), c.Params("definition")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }

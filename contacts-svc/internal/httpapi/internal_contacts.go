@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // lookupContact answers GET /internal/v1/contacts/{contact}: the contact,
@@ -17,7 +18,7 @@ import (
 func (h *Handlers) lookupContact(c *fiber.Ctx) error {
 	ct, err := h.app.LookupContact(c.UserContext(), h.scope(c), c.Params("contact"), true)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, true))
 }
@@ -30,14 +31,14 @@ type foundOrCreated struct {
 
 // findOrCreate answers POST /internal/v1/contacts/find-or-create: 200 with
 // the live contact of the external id, or 201 with a new contact.
-func (h *Handlers) findOrCreate(c *fiber.Ctx) error {
+func (h *Handlers) findOrCreate(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body contactBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c), body.input())
+	ct, created, err := h.app.FindOrCreate(c.UserContext(), h.scope(c).WithTx(tx), body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
@@ -64,7 +65,7 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 	q := app.SearchQuery{Name: name, Phone: phone, Email: email, Limit: limit}
 	list, err := h.app.SearchContacts(c.UserContext(), h.scope(c), q)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewCandidates(list))
 }
@@ -74,7 +75,7 @@ func (h *Handlers) searchContacts(c *fiber.Ctx) error {
 func (h *Handlers) lookupPhone(c *fiber.Ctx) error {
 	p, err := h.app.LookupPhone(c.UserContext(), h.scope(c), c.Params("phone"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewPhoneRecord(p))
 }

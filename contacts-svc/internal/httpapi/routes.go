@@ -35,7 +35,7 @@ type Deps struct {
 	App *app.App
 	// Verifier checks the internal JWT of every request.
 	Verifier *authz.Verifier
-	// Pool holds the idempotency keys (idempotency.Middleware).
+	// Pool holds the idempotency keys (idempotency.Wrap).
 	Pool *pgxpool.Pool
 	// Region reads national phone numbers of tenants whose internal token
 	// carries no region of its own.
@@ -55,7 +55,7 @@ func Register(r fiber.Router, d Deps) {
 	// lookup may travel with the write's first statement, and a write whose
 	// statements need no answer (a contact create) commits in one round trip
 	// (idempotency.Wrap).
-	idem := func(h fiber.Handler) fiber.Handler { return idempotency.Wrap(d.Pool, h, idempotency.Speculate()) }
+	idem := func(h idempotency.Handler) fiber.Handler { return idempotency.Wrap(d.Pool, h, idempotency.Speculate()) }
 	gate := authz.Require
 
 	api := r.Group("/api/v1", authz.Middleware(d.Verifier))

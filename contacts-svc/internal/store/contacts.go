@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/tenancy"
@@ -246,7 +245,7 @@ const (
 // A concurrent insert that wins the race is contact.ErrPhoneTaken or
 // contact.ErrExternalIDTaken.
 //
-// In a one-shot write (idempotency.OneShot) it does not wait for the
+// In a one-shot write (idempotency.Tx.OneShot) it does not wait for the
 // statements: it assumes the contact is inserted, with the record id this
 // process knows for the number or a new one, returns that identity, and
 // queues statements that fail the transaction when the assumption does not
@@ -260,7 +259,7 @@ func (t *Tx) InsertNewContact(ctx context.Context, c contact.Contact) (Identity,
 	}
 	args := []any{phoneID, t.tenantID, c.Phone, c.ExternalID,
 		c.ID, c.FirstName, c.LastName, c.Email, c.CustomFields, c.CreatedAt, c.UpdatedAt}
-	if idempotency.OneShot(ctx) && tenancy.IsPipelined(t.tx) {
+	if t.oneShot && tenancy.IsPipelined(t.tx) {
 		remember := func(pgconn.CommandTag) error {
 			t.store.phones.put(t.tenantID, c.Phone, phoneID)
 			return nil

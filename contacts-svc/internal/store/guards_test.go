@@ -13,6 +13,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
@@ -44,7 +45,7 @@ func TestDatabaseRefusesWhatTheRulesRefuse(t *testing.T) {
 			if _, err := insert(t, s, tenantA, bad); !isCheckViolation(err) {
 				t.Errorf("InsertContact: err = %v, want a check violation", err)
 			}
-			err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+			err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 				phones, err := tx.EnsurePhones(ctx, []string{bad.Phone})
 				if err != nil {
 					return err
@@ -59,10 +60,10 @@ func TestDatabaseRefusesWhatTheRulesRefuse(t *testing.T) {
 			good := mustInsert(t, s, tenantA, newContact("+14155552672", ptr("crm-2"), "Bea", time.Now()))
 			changed := good
 			tt.mutate(&changed)
-			if err := s.Write(ctx, tenantA, func(tx *store.Tx) error { return tx.SaveContact(ctx, changed) }); !isCheckViolation(err) {
+			if err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContact(ctx, changed) }); !isCheckViolation(err) {
 				t.Errorf("SaveContact: err = %v, want a check violation", err)
 			}
-			if err := s.Write(ctx, tenantA, func(tx *store.Tx) error { return tx.SaveContacts(ctx, []contact.Contact{changed}) }); !isCheckViolation(err) {
+			if err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContacts(ctx, []contact.Contact{changed}) }); !isCheckViolation(err) {
 				t.Errorf("SaveContacts: err = %v, want a check violation", err)
 			}
 		})
@@ -77,12 +78,12 @@ func TestDatabaseRefusesAMalformedNumberOrNonObjectFields(t *testing.T) {
 	s, pool := newStore(t)
 	ctx := context.Background()
 	for _, e164 := range []string{"4155552671", "+0415555267", "+1", "+1415555267123456"} {
-		err := s.Write(ctx, tenantA, func(tx *store.Tx) error { _, err := tx.EnsurePhone(ctx, e164); return err })
+		err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error { _, err := tx.EnsurePhone(ctx, e164); return err })
 		if !isCheckViolation(err) {
 			t.Errorf("EnsurePhone(%q): err = %v, want a check violation", e164, err)
 		}
 	}
-	if err := s.Write(ctx, tenantA, func(tx *store.Tx) error { _, err := tx.EnsurePhone(ctx, "+14155552671"); return err }); err != nil {
+	if err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error { _, err := tx.EnsurePhone(ctx, "+14155552671"); return err }); err != nil {
 		t.Fatalf("a valid number: %v", err)
 	}
 	c := mustInsert(t, s, tenantA, newContact("+14155552673", nil, "Cy", time.Now()))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 func TestContactsListNewestFirstWithFilters(t *testing.T) {
@@ -22,7 +23,7 @@ func TestContactsListNewestFirstWithFilters(t *testing.T) {
 		all = append([]string{c.ID}, all...) // newest first
 	}
 	trashed := all[0]
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		c, err := tx.Contact(ctx, trashed, store.Lookup{ForUpdate: true})
 		if err != nil {
 			return err
@@ -138,7 +139,7 @@ func TestBatchRowsRoundTrip(t *testing.T) {
 		{RowIndex: 0, ContactID: "01HZX3K5Q8V9W2Y4Z6A7B8C9D0", Action: contact.RowCreated},
 		{RowIndex: 1, Action: contact.RowFailed, Errors: map[string][]string{"phone": {"The phone field is required."}}},
 	}
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		if err := tx.LockBatch(ctx, "batch-1"); err != nil {
 			return err
 		}

@@ -45,29 +45,23 @@ type Tx struct {
 	// wroteDefinitions keeps the transaction's own, uncommitted
 	// definitions out of the cache.
 	wroteDefinitions bool
+	// oneShot: the write is idempotency.Wrap's one-round-trip attempt
+	// (idempotency.Tx.OneShot).
+	oneShot bool
 }
 
 // TenantID is the tenant the transaction is scoped to.
 func (t *Tx) TenantID() string { return t.tenantID }
 
-// errTenantMismatch guards against joining a transaction of another tenant.
-var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
-
-// Write runs fn in a read-write transaction scoped to tenantID and commits
+// Write runs fn in the request's write transaction wtx (idempotency.InTx):
+// the transaction of its Idempotency-Key (idempotency.Wrap, pipelined), so
+// the write commits together with the stored response, or, for the zero
+// wtx, a read-write transaction of its own scoped to tenantID, committed
 // when fn returns nil. The transaction is pipelined (tenancy.Pipelined):
-// BEGIN travels with the first statement, outbox inserts with COMMIT. When
-// ctx carries the transaction of an Idempotency-Key
-// (idempotency.Middleware, pipelined too), fn runs in it instead, so the
-// write commits together with the stored response.
-func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
-	if tx, scope, ok := idempotency.TxFrom(ctx); ok {
-		if scope != tenantID {
-			return errTenantMismatch
-		}
-		return timedOut(fn(&Tx{tx: tx, tenantID: tenantID, store: s}))
-	}
-	return timedOut(tenancy.Pipelined(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID, store: s})
+// BEGIN travels with the first statement, outbox inserts with COMMIT.
+func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
+	return timedOut(idempotency.InTx(ctx, wtx, s.pool, tenancy.Pipelined, tenantID, func(tx pgx.Tx) error {
+		return fn(&Tx{tx: tx, tenantID: tenantID, store: s, oneShot: wtx.OneShot()})
 	}))
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/contacts-svc/migrations"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 )
@@ -50,7 +51,7 @@ func newContact(e164 string, externalID *string, first string, created time.Time
 func insert(t *testing.T, s *store.Store, tenant string, c contact.Contact) (contact.Contact, error) {
 	t.Helper()
 	ctx := context.Background()
-	err := s.Write(ctx, tenant, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error {
 		var err error
 		if c.PhoneID, err = tx.EnsurePhone(ctx, c.Phone); err != nil {
 			return err
@@ -110,7 +111,7 @@ func TestUnscopedQueriesSeeNoRows(t *testing.T) {
 	s, pool := newStore(t)
 	ctx := context.Background()
 	mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		if err := tx.InsertDefinition(ctx, contact.Definition{ID: ids.New(), Key: "tier", Label: "Tier",
 			Type: contact.TypeString, CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
 			return err
@@ -170,7 +171,7 @@ func TestReadContact(t *testing.T) {
 	trashed := mustInsert(t, s, tenantA, newContact("+14155552672", nil, "Bea", time.Now()))
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	trashed.DeletedAt = &now
-	if err := s.Write(ctx, tenantA, func(tx *store.Tx) error { return tx.SaveContact(ctx, trashed) }); err != nil {
+	if err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContact(ctx, trashed) }); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 )
 
 // TestBoundedStatementsAreCancelled: a statement of a bulk transaction that
@@ -23,7 +24,7 @@ func TestBoundedStatementsAreCancelled(t *testing.T) {
 	holding, release := make(chan struct{}), make(chan struct{})
 	holder := make(chan error, 1)
 	go func() {
-		holder <- s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		holder <- s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 			if err := tx.LockBatch(ctx, "B1"); err != nil {
 				return err
 			}
@@ -33,7 +34,7 @@ func TestBoundedStatementsAreCancelled(t *testing.T) {
 		})
 	}()
 	<-holding
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		if err := tx.BoundStatements(ctx, 200*time.Millisecond); err != nil {
 			return err
 		}
@@ -48,7 +49,7 @@ func TestBoundedStatementsAreCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The cancelled transaction holds nothing: the lock is free again.
-	err = s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err = s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		if err := tx.BoundStatements(ctx, 5*time.Second); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -37,7 +38,7 @@ func TestLiveUniquenessBecomesDomainErrors(t *testing.T) {
 			// Once the first is soft-deleted, its phone and external id are free.
 			now := time.Now().UTC()
 			first.DeletedAt = &now
-			if err := s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) }); err != nil {
+			if err := s.Write(context.Background(), idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) }); err != nil {
 				t.Fatal(err)
 			}
 			second, err := insert(t, s, tenantA, tt.second)
@@ -47,7 +48,7 @@ func TestLiveUniquenessBecomesDomainErrors(t *testing.T) {
 			// Trashed contacts of one identity coexist; a live one stays alone.
 			later := now.Add(time.Millisecond)
 			second.DeletedAt = &later
-			if err := s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), second) }); err != nil {
+			if err := s.Write(context.Background(), idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), second) }); err != nil {
 				t.Fatalf("trashing the second: %v", err)
 			}
 			third := tt.second
@@ -56,7 +57,7 @@ func TestLiveUniquenessBecomesDomainErrors(t *testing.T) {
 				t.Fatalf("third insert beside two trashed: %v", err)
 			}
 			first.DeletedAt = nil
-			err = s.Write(context.Background(), tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) })
+			err = s.Write(context.Background(), idempotency.Tx{}, tenantA, func(tx *store.Tx) error { return tx.SaveContact(context.Background(), first) })
 			if !errors.Is(err, tt.wantErr) {
 				t.Errorf("restoring the first beside a live third: err = %v, want %v", err, tt.wantErr)
 			}
@@ -68,7 +69,7 @@ func TestPhoneRecordsAreCanonical(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
 	ctx := context.Background()
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		first, err := tx.EnsurePhone(ctx, "+14155552671")
 		if err != nil {
 			return err
@@ -103,7 +104,7 @@ func TestClaimIdentity(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	c := mustInsert(t, s, tenantA, newContact("+14155552671", ptr("crm-1"), "Ada", time.Now()))
-	err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+	err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 		got, err := tx.ClaimIdentity(ctx, "+14155552671", ptr("crm-1"))
 		if err != nil {
 			return err
@@ -148,7 +149,7 @@ func TestInsertNewContactOnlyWhenIdentityIsFree(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got store.Identity
-		err := s.Write(ctx, tenantA, func(tx *store.Tx) error {
+		err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
 			var err error
 			got, err = tx.InsertNewContact(ctx, tt.c)
 			return err
@@ -176,7 +177,7 @@ func TestDefinitionKeysAreUniquePerTenant(t *testing.T) {
 			Options: []string{"gold", "silver"}, CreatedAt: now, UpdatedAt: now}
 	}
 	add := func(tenant string) error {
-		return s.Write(ctx, tenant, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, def()) })
+		return s.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, def()) })
 	}
 	if err := add(tenantA); err != nil {
 		t.Fatal(err)

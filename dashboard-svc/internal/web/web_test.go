@@ -31,7 +31,7 @@ const (
 // env is the dashboard on a fresh sessions database and a fake identity-svc.
 type env struct {
 	app      *web.App
-	identity *clienttest.Identity
+	identity *clienttest.Users
 	store    *store.Store
 	clock    *time.Time
 	txns     *countingTransactions
@@ -56,7 +56,7 @@ func (f *fakeWebhooks) CreateEndpoint(_ context.Context, token string, in webhoo
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !strings.HasPrefix(in.URL, "https://") {
-		return nil, &webhooks.Error{Status: 422, Code: "validation_failed", Details: map[string][]string{"url": {"The url must be https."}}}
+		return nil, &webhooks.Error{Status: 422, Code: "validation_failed", Details: []byte(`{"url":["The url must be https."]}`)}
 	}
 	e := webhooks.Endpoint{ID: "E1", Name: in.Name, URL: in.URL, SubscribedEvents: in.SubscribedEvents, IsActive: true,
 		SigningSecret: "whsec_c2VjcmV0"}
@@ -84,12 +84,12 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
-	fake := clienttest.New(t)
+	fake := clienttest.NewUsers(t)
 	now := time.Now()
 	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: &countingTransactions{counts: map[string]int{}},
 		hooks: &fakeWebhooks{byToken: map[string][]webhooks.Endpoint{}}}
 	app, err := web.New(web.Options{
-		Identity:     identity.NewWithSecret(fake.URL, clienttest.Secret, nil),
+		Identity:     identity.NewWithSecret(fake.URL, clienttest.UsersSecret, nil),
 		Transactions: e.txns,
 		Webhooks:     e.hooks,
 		Sessions:     e.store,

@@ -78,7 +78,7 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 		return &pageError{status: http.StatusForbidden}
 	case errors.As(err, &e) && e.Status == http.StatusUnprocessableEntity:
 		fields := map[string]string{}
-		for k, v := range e.Details {
+		for k, v := range e.Fields() {
 			if len(v) > 0 {
 				fields[strings.SplitN(k, ".", 2)[0]] = v[0]
 			}

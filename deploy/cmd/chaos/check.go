@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/paylane/paylane/libs/events"
 )
 
 // result is a scenario's outcome.
@@ -47,26 +49,26 @@ func (r *result) noteSome(what string, items []string) {
 
 // onceTypes are the events a write causes exactly once: more than one
 // event id for the same entity is a duplicate.
-var onceTypes = []string{"contact.created", "receivable.created", "receivable.paid",
-	"payable.created", "payable.disbursed", "contact.batch.completed"}
+var onceTypes = []string{events.TypeContactCreated, events.TypeReceivableCreated, events.TypeReceivablePaid,
+	events.TypePayableCreated, events.TypePayableDisbursed, events.TypeContactBatchCompleted}
 
 // expected is the event a 2xx write must have put on the broker.
 func expected(w *write) string {
 	switch w.kind {
 	case kindContactCreate:
-		return "contact.created"
+		return events.TypeContactCreated
 	case kindContactPatch:
-		return "contact.updated"
+		return events.TypeContactUpdated
 	case kindReceivable:
-		return "receivable.created"
+		return events.TypeReceivableCreated
 	case kindPay:
-		return "receivable.paid"
+		return events.TypeReceivablePaid
 	case kindPayable:
-		return "payable.created"
+		return events.TypePayableCreated
 	case kindPayout:
-		return "payable.disbursed"
+		return events.TypePayableDisbursed
 	case kindBatch:
-		return "contact.batch.completed"
+		return events.TypeContactBatchCompleted
 	}
 	return ""
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 )
 
@@ -57,8 +58,8 @@ type tenant struct {
 }
 
 // subscribed are the event types every scenario's endpoint subscribes to.
-var subscribed = []string{"contact.updated", "receivable.created", "receivable.paid",
-	"payable.created", "payable.disbursed", "contact.batch.completed"}
+var subscribed = []string{events.TypeContactUpdated, events.TypeReceivableCreated, events.TypeReceivablePaid,
+	events.TypePayableCreated, events.TypePayableDisbursed, events.TypeContactBatchCompleted}
 
 // newTenant creates a tenant (no practical rate limit), an all-abilities
 // token, a webhook receiver and an endpoint subscribed to subscribed.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/paylane/paylane/libs/events"
 )
 
 // endpointState is the part of a webhook endpoint the scenario reads.
@@ -32,7 +34,7 @@ func (t *tenant) failingEndpoint(ctx context.Context) (*receiver, string, error)
 		return nil, "", err
 	}
 	rc.fail.Store(true)
-	body, _ := json.Marshal(map[string]any{"name": "failing receiver", "url": rc.url, "subscribed_events": []string{"contact.created"}})
+	body, _ := json.Marshal(map[string]any{"name": "failing receiver", "url": rc.url, "subscribed_events": []string{events.TypeContactCreated}})
 	a := t.api(ctx, http.MethodPost, "/api/v1/webhook-endpoints", "", body)
 	if a.status != http.StatusCreated {
 		rc.close()

@@ -1,21 +1,27 @@
-// Package clienttest is a fake identity-svc for the tests of services that
-// call it through identity-svc/client for dashboard users: an httptest
-// server speaking the service-to-service routes of users, sign-in,
-// set-password and user tokens, keeping everything in memory. It applies
-// the rules callers depend on (the service secret, a token only with the
-// abilities of the user's role, disabled users refused, one-time links)
-// and none of the storage: the real rules are tested in identity-svc.
+// Package clienttest is a fake identity-svc for the tests of the services
+// that call it through identity-svc/client: an httptest server speaking the
+// routes the client calls, with identity-svc's answers where a caller
+// depends on them:
+//
+//   - GET /internal/v1/jwks: the keys of Signer, which signs every internal
+//     token the fake issues, so services verify them as in production;
+//   - POST /internal/v1/introspect: a token made by the admin routes, as
+//     the gateway resolves it (401 for any other);
+//   - POST /internal/v1/service-tokens, GET /internal/v1/tenants/{id} and
+//     GET /internal/v1/tenants?sms_number=: with the service secret (401
+//     without; 404 resource_not_found for an unknown tenant or number);
+//   - POST, PATCH and GET /admin/v1/tenants[/{id}] and POST
+//     /admin/v1/tenants/{id}/tokens: with the admin token, so a test makes
+//     tenants and tokens through client.Admin as it would in production.
+//
+// OnTenantUpdated lets a test see (and, say, publish) every tenant change,
+// which identity-svc announces with a tenant.updated event.
 package clienttest
 
 import (
-	"crypto/subtle"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,315 +30,133 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 )
 
-// Secret is the service secret the fake requires.
-const Secret = "fake-identity-service-secret"
+// Secrets of the fake.
+const (
+	AdminToken    = "test-admin-token-0123456789"
+	ServiceSecret = "test-service-secret-0123456789"
+)
+
+// TokenTTL is the lifetime of the internal tokens the fake issues.
+const TokenTTL = time.Hour
 
 // Identity is the fake.
 type Identity struct {
+	// URL is the base URL to give the client (and services' IDENTITY_URL).
 	URL string
+	// Signer signs the internal tokens; its JWKS is served.
+	Signer *authz.Signer
 
 	mu        sync.Mutex
-	seq       int
-	users     map[string]*fakeUser // id → user
-	links     map[string]string    // link token → user id
-	tokens    map[string][]client.Token
-	signIns   map[string]int // email → sign-in calls
-	tokenSeq  int64
-	roleNames map[string][]string
+	tenants   map[string]*client.Tenant
+	tokens    map[string]token // plaintext → token
+	nextToken int64
+	onUpdate  []func(client.Tenant)
 }
 
-type fakeUser struct {
-	client.User
-	password string
-}
-
-// Roles are the fake's roles: the abilities of each default role, close
-// enough to identity-svc's for the pages (owner holds everything).
-func Roles() map[string][]string {
-	owner := append(authz.Assignable(), "dashboard:manage-tokens", "dashboard:manage-users")
-	return map[string][]string{
-		"owner":     owner,
-		"developer": {"api:view-any-contact", "api:view-contact", "api:view-any-webhook", "api:create-webhook", "dashboard:manage-tokens"},
-		"finance":   {"api:view-any-receivable", "api:create-receivable", "api:view-any-contact"},
-		"support":   {"api:view-any-contact", "api:view-contact"},
-	}
+// token is a minted API token.
+type token struct {
+	id        int64
+	tenant    string
+	abilities []string
 }
 
 // New starts the fake until the test ends.
 func New(t testing.TB) *Identity {
-	f := &Identity{users: map[string]*fakeUser{}, links: map[string]string{}, tokens: map[string][]client.Token{},
-		signIns: map[string]int{}, roleNames: Roles()}
+	t.Helper()
+	seed, err := authz.GenerateSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := authz.NewSigner(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &Identity{Signer: signer, tenants: map[string]*client.Tenant{}, tokens: map[string]token{}}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /internal/v1/sign-in", f.signIn)
-	mux.HandleFunc("POST /internal/v1/set-password", f.setPassword)
-	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/users", f.listUsers)
-	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/users/{user}", f.getUser)
-	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/roles", f.listRoles)
-	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/password", f.changePassword)
-	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/tokens", f.createToken)
-	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/internal-token", f.userToken)
-	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/invitations", f.invite)
-	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/tokens", f.listTokens)
-	mux.HandleFunc("DELETE /internal/v1/tenants/{tenant}/tokens/{id}", f.revokeToken)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if subtle.ConstantTimeCompare([]byte(got), []byte(Secret)) != 1 {
-			fail(w, http.StatusUnauthorized, "unauthenticated", nil)
-			return
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		mux.ServeHTTP(w, r)
-	}))
+	mux.HandleFunc("GET /internal/v1/jwks", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(signer.JWKS())
+	})
+	mux.HandleFunc("POST /internal/v1/introspect", f.introspect)
+	mux.HandleFunc("POST /internal/v1/service-tokens", f.service(f.serviceToken))
+	mux.HandleFunc("GET /internal/v1/tenants/{id}", f.service(f.tenant))
+	mux.HandleFunc("GET /internal/v1/tenants", f.service(f.tenantByNumber))
+	mux.HandleFunc("POST /admin/v1/tenants", f.admin(f.createTenant))
+	mux.HandleFunc("PATCH /admin/v1/tenants/{id}", f.admin(f.updateTenant))
+	mux.HandleFunc("GET /admin/v1/tenants/{id}", f.admin(f.tenant))
+	mux.HandleFunc("POST /admin/v1/tenants/{id}/tokens", f.admin(f.createToken))
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusNotFound, "route_not_found", "The route was not found.")
+	})
+	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL
 	return f
 }
 
-// AddUser adds a user of tenant with a role and, unless password is
-// empty, a password; it returns the user and a one-time set-password token.
-func (f *Identity) AddUser(tenant, email, name, role, password string) (client.User, string) {
+// OnTenantUpdated calls fn with the tenant after every change made through
+// the admin routes.
+func (f *Identity) OnTenantUpdated(fn func(client.Tenant)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	u := &fakeUser{User: client.User{ID: id, TenantID: tenant, Email: email, Name: name, Role: role,
-		Abilities: slices.Clone(f.roleNames[role]), PasswordSet: password != "", CreatedAt: now, UpdatedAt: now}, password: password}
-	f.users[id] = u
-	link := fmt.Sprintf("link-%d", f.seq)
-	f.links[link] = id
-	return u.User, link
+	f.onUpdate = append(f.onUpdate, fn)
 }
 
-// Disable disables a user.
-func (f *Identity) Disable(id string) {
+// Token signs an internal token of tenant with the abilities (every one
+// when none is given), as introspection hands the gateway: the tenant's
+// flags, region and currency when the fake knows it, else US and USD.
+func (f *Identity) Token(t testing.TB, tenantID string, abilities ...string) string {
+	t.Helper()
+	if len(abilities) == 0 {
+		abilities = authz.All()
+	}
+	tok, _, err := f.sign(tenantID, 1, abilities, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// sign issues an internal token.
+func (f *Identity) sign(tenantID string, tokenID int64, abilities []string, subject string) (string, time.Time, error) {
+	c := authz.Claims{TenantID: tenantID, TokenID: tokenID, Abilities: abilities, Region: "US", Currency: "USD"}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	now := time.Now()
-	f.users[id].DisabledAt = &now
+	if tn, ok := f.tenants[tenantID]; ok {
+		c.Flags, c.Limits, c.Region, c.Currency = tn.Flags, tn.Limits, tn.DefaultRegion, tn.DefaultCurrency
+	}
+	f.mu.Unlock()
+	c.Subject = subject
+	return f.Signer.Sign(c, TokenTTL)
 }
 
-// Tokens returns a tenant's tokens.
-func (f *Identity) Tokens(tenant string) []client.Token {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.tokens[tenant])
+// service guards a service-to-service route with the service secret.
+func (f *Identity) service(h http.HandlerFunc) http.HandlerFunc {
+	return bearer(ServiceSecret, h)
 }
 
-func fail(w http.ResponseWriter, status int, code string, details map[string][]string) {
+// admin guards an admin route with the admin token.
+func (f *Identity) admin(h http.HandlerFunc) http.HandlerFunc {
+	return bearer(AdminToken, h)
+}
+
+func bearer(secret string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+secret {
+			writeError(w, http.StatusUnauthorized, "unauthenticated", "Unauthenticated.")
+			return
+		}
+		h(w, r)
+	}
+}
+
+func writeData(w http.ResponseWriter, status int, data any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": code, "details": details}})
+	_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
 }
 
-func data(w http.ResponseWriter, status int, v any) {
+func writeError(w http.ResponseWriter, status int, code, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"data": v})
-}
-
-func collection(w http.ResponseWriter, v any, total int) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{"data": v, "meta": client.Meta{CurrentPage: 1, PerPage: 100, Total: total, LastPage: 1}})
-}
-
-func decode(r *http.Request, v any) bool { return json.NewDecoder(r.Body).Decode(v) == nil }
-
-func (f *Identity) user(r *http.Request) *fakeUser {
-	u := f.users[r.PathValue("user")]
-	if u == nil || u.TenantID != r.PathValue("tenant") {
-		return nil
-	}
-	return u
-}
-
-func (f *Identity) signIn(w http.ResponseWriter, r *http.Request) {
-	var in struct{ Email, Password string }
-	if !decode(r, &in) {
-		fail(w, http.StatusBadRequest, "bad_request", nil)
-		return
-	}
-	email := strings.ToLower(strings.TrimSpace(in.Email))
-	f.signIns[email]++
-	for _, u := range f.users {
-		if u.Email == email && u.password != "" && u.password == in.Password && u.DisabledAt == nil {
-			now := time.Now().UTC()
-			u.LastSignInAt = &now
-			data(w, http.StatusOK, u.User)
-			return
-		}
-	}
-	fail(w, http.StatusUnauthorized, "unauthenticated", nil)
-}
-
-func (f *Identity) setPassword(w http.ResponseWriter, r *http.Request) {
-	var in struct{ Token, Password string }
-	if !decode(r, &in) {
-		fail(w, http.StatusBadRequest, "bad_request", nil)
-		return
-	}
-	if len(in.Password) < 12 {
-		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"password": {"The password field must be at least 12 characters."}})
-		return
-	}
-	id, ok := f.links[in.Token]
-	if !ok || f.users[id].DisabledAt != nil {
-		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"token": {"The link is invalid, used or expired."}})
-		return
-	}
-	delete(f.links, in.Token)
-	u := f.users[id]
-	u.password, u.PasswordSet = in.Password, true
-	data(w, http.StatusOK, u.User)
-}
-
-func (f *Identity) listUsers(w http.ResponseWriter, r *http.Request) {
-	var out []client.User
-	for _, u := range f.users {
-		if u.TenantID == r.PathValue("tenant") {
-			out = append(out, u.User)
-		}
-	}
-	slices.SortFunc(out, func(a, b client.User) int { return strings.Compare(b.ID, a.ID) })
-	collection(w, out, len(out))
-}
-
-func (f *Identity) getUser(w http.ResponseWriter, r *http.Request) {
-	u := f.user(r)
-	if u == nil {
-		fail(w, http.StatusNotFound, "resource_not_found", nil)
-		return
-	}
-	data(w, http.StatusOK, u.User)
-}
-
-func (f *Identity) listRoles(w http.ResponseWriter, r *http.Request) {
-	var out []client.Role
-	for name, abilities := range f.roleNames {
-		out = append(out, client.Role{Name: name, Abilities: abilities})
-	}
-	slices.SortFunc(out, func(a, b client.Role) int { return strings.Compare(a.Name, b.Name) })
-	data(w, http.StatusOK, out)
-}
-
-func (f *Identity) changePassword(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Current string `json:"current_password"`
-		Next    string `json:"password"`
-	}
-	u := f.user(r)
-	if u == nil || !decode(r, &in) {
-		fail(w, http.StatusNotFound, "resource_not_found", nil)
-		return
-	}
-	if in.Current != u.password {
-		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"current_password": {"The current password is incorrect."}})
-		return
-	}
-	if len(in.Next) < 12 {
-		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"password": {"The password field must be at least 12 characters."}})
-		return
-	}
-	u.password = in.Next
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (f *Identity) createToken(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name      string   `json:"name"`
-		Abilities []string `json:"abilities"`
-	}
-	u := f.user(r)
-	if u == nil || u.DisabledAt != nil {
-		fail(w, http.StatusNotFound, "resource_not_found", nil)
-		return
-	}
-	if !decode(r, &in) {
-		fail(w, http.StatusBadRequest, "bad_request", nil)
-		return
-	}
-	if !slices.Contains(u.Abilities, "dashboard:manage-tokens") {
-		fail(w, http.StatusForbidden, "forbidden", nil)
-		return
-	}
-	for _, a := range in.Abilities {
-		if !slices.Contains(u.Abilities, a) {
-			fail(w, http.StatusForbidden, "forbidden", nil)
-			return
-		}
-	}
-	f.tokenSeq++
-	tok := client.Token{ID: f.tokenSeq, Name: in.Name, Abilities: in.Abilities, CreatedAt: time.Now().UTC()}
-	f.tokens[u.TenantID] = append([]client.Token{tok}, f.tokens[u.TenantID]...)
-	data(w, http.StatusCreated, client.NewToken{ID: tok.ID, Name: tok.Name, Abilities: tok.Abilities,
-		Token: fmt.Sprintf("pl_%d|%048d", tok.ID, tok.ID)})
-}
-
-func (f *Identity) listTokens(w http.ResponseWriter, r *http.Request) {
-	list := f.tokens[r.PathValue("tenant")]
-	collection(w, list, len(list))
-}
-
-func (f *Identity) revokeToken(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	for i, t := range f.tokens[r.PathValue("tenant")] {
-		if t.ID == id {
-			now := time.Now().UTC()
-			f.tokens[r.PathValue("tenant")][i].RevokedAt = &now
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-	}
-	fail(w, http.StatusNotFound, "resource_not_found", nil)
-}
-
-// UserTokenOf is the internal token the fake issues for a user: not a
-// JWT, but a value tests can recognise ("user-token:<tenant>:<user>").
-func UserTokenOf(tenant, user string) string { return "user-token:" + tenant + ":" + user }
-
-func (f *Identity) userToken(w http.ResponseWriter, r *http.Request) {
-	u := f.user(r)
-	if u == nil || u.DisabledAt != nil {
-		fail(w, http.StatusNotFound, "resource_not_found", nil)
-		return
-	}
-	data(w, http.StatusOK, client.ServiceToken{InternalToken: UserTokenOf(u.TenantID, u.ID),
-		InternalTokenExpiresAt: time.Now().Add(time.Minute).UTC()})
-}
-
-func (f *Identity) invite(w http.ResponseWriter, r *http.Request) {
-	actor := f.user(r)
-	if actor == nil || actor.DisabledAt != nil {
-		fail(w, http.StatusNotFound, "resource_not_found", nil)
-		return
-	}
-	if !slices.Contains(actor.Abilities, "dashboard:manage-users") {
-		fail(w, http.StatusForbidden, "forbidden", nil)
-		return
-	}
-	var in client.UserInput
-	if !decode(r, &in) {
-		fail(w, http.StatusBadRequest, "bad_request", nil)
-		return
-	}
-	if _, ok := f.roleNames[in.Role]; !ok {
-		fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"role": {"The selected role is invalid."}})
-		return
-	}
-	for _, u := range f.users {
-		if u.TenantID == actor.TenantID && u.Email == strings.ToLower(in.Email) {
-			fail(w, http.StatusUnprocessableEntity, "validation_failed", map[string][]string{"email": {"The email has already been taken."}})
-			return
-		}
-	}
-	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
-	now := time.Now().UTC()
-	u := &fakeUser{User: client.User{ID: id, TenantID: actor.TenantID, Email: strings.ToLower(in.Email), Name: in.Name, Role: in.Role,
-		Abilities: slices.Clone(f.roleNames[in.Role]), CreatedAt: now, UpdatedAt: now}}
-	f.users[id] = u
-	link := fmt.Sprintf("link-%d", f.seq)
-	f.links[link] = id
-	data(w, http.StatusCreated, client.NewUser{User: u.User, SetPasswordURL: "/dashboard/set-password?token=" + link})
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": message}})
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/testkit"
 )
@@ -46,8 +46,8 @@ func mustRun(t *testing.T, out any, args ...string) {
 
 func TestTenantsAndTokens(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
-	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	svc := testenv.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testenv.AdminToken, "--config", writeConfig(t, devstack{})}
 
 	var ten client.Tenant
 	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme", "--currency", "EUR", "--region", "FR",
@@ -108,8 +108,8 @@ func TestTenantsAndTokens(t *testing.T) {
 
 func TestFailures(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
-	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	svc := testenv.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testenv.AdminToken, "--config", writeConfig(t, devstack{})}
 	var ten client.Tenant
 	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme")...)
 	tests := []struct {
@@ -166,7 +166,7 @@ func writeConfig(t *testing.T, ds devstack) string {
 // The devstack file is found from a subdirectory, and the environment
 // overrides it. Not parallel: it changes the working directory and env.
 func TestConnectionSettingsFromDevstackAndEnvironment(t *testing.T) {
-	svc := testsvc.Start(t, nil)
+	svc := testenv.Start(t, nil)
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, ".paylane"), 0o700); err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestConnectionSettingsFromDevstackAndEnvironment(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "401 unauthenticated") {
 		t.Fatalf("with the file's (wrong) token: exit %d, stderr %q; want a 401 from the file's URL", code, stderr)
 	}
-	t.Setenv("PAYLANE_ADMIN_TOKEN", testsvc.AdminToken)
+	t.Setenv("PAYLANE_ADMIN_TOKEN", testenv.AdminToken)
 	var page client.TenantPage
 	mustRun(t, &page, "tenants", "list")
 	t.Setenv("PAYLANE_ADMIN_URL", "http://127.0.0.1:1")

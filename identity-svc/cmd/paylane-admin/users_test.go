@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 )
 
 func TestUsers(t *testing.T) {
 	t.Parallel()
-	svc := testsvc.Start(t, nil)
-	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testsvc.AdminToken, "--config", writeConfig(t, devstack{})}
+	svc := testenv.Start(t, nil)
+	conn := []string{"--admin-url", svc.BaseURL(), "--admin-token", testenv.AdminToken, "--config", writeConfig(t, devstack{})}
 	var ten client.Tenant
 	mustRun(t, &ten, append(conn, "tenants", "create", "--name", "Acme")...)
 
@@ -24,7 +24,7 @@ func TestUsers(t *testing.T) {
 	if err != nil || created.Email != "ada@example.com" || created.Role != "owner" || link.Query().Get("token") == "" {
 		t.Fatalf("users create printed %+v", created)
 	}
-	identity := client.NewWithSecret(svc.BaseURL(), testsvc.ServiceSecret, nil)
+	identity := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
 	ctx := context.Background()
 	if _, err := identity.SetPassword(ctx, link.Query().Get("token"), "correct horse battery"); err != nil {
 		t.Fatalf("the printed link does not set a password: %v", err)

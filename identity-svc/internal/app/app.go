@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
 	"github.com/paylane/paylane/identity-svc/internal/token"
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
 )
 
@@ -72,6 +73,9 @@ type ValidationError struct {
 
 // Error implements the error interface.
 func (e *ValidationError) Error() string { return "invalid input" }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // Page selects part of a collection.
 type Page struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/app"
 	"github.com/paylane/paylane/identity-svc/internal/store"
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/identity-svc/internal/token"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/testkit"
@@ -19,8 +19,8 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 
 func setup(t *testing.T) (*app.App, *store.Store, *authz.Signer, tenant.Tenant) {
 	t.Helper()
-	s := store.New(testsvc.NewDB(t).Pool)
-	signer, _ := testsvc.Signer(t)
+	s := store.New(testenv.NewDB(t).Pool)
+	signer, _ := testenv.Signer(t)
 	a := app.New(s, signer, time.Minute)
 	ten, err := a.CreateTenant(context.Background(), tenant.Patch{
 		Name: tenant.Of("Acme"), DefaultCurrency: tenant.Of("EUR"), DefaultRegion: tenant.Of("FR"),

@@ -111,7 +111,7 @@ func (a *App) SignIn(ctx context.Context, email, password string) (user.User, er
 		return user.User{}, err
 	}
 	if until != nil {
-		return user.User{}, &user.LockedError{Until: *until}
+		return user.User{}, &user.LockedError{Until: *until, Now: now}
 	}
 	candidates, err := a.users.UsersByEmail(ctx, email)
 	if err != nil {
@@ -138,7 +138,7 @@ func (a *App) SignIn(ctx context.Context, email, password string) (user.User, er
 		return user.User{}, err
 	}
 	if locked != nil {
-		return user.User{}, &user.LockedError{Until: *locked}
+		return user.User{}, &user.LockedError{Until: *locked, Now: now}
 	}
 	return user.User{}, user.ErrBadCredentials
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/testkit"
@@ -44,7 +44,7 @@ func TestRevokePublishesTokenRevoked(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env := testsvc.ReadEvent(ctx, t, brokers, testsvc.OfType(events.TypeTokenRevoked))
+	env := testenv.ReadEvent(ctx, t, brokers, testenv.OfType(events.TypeTokenRevoked))
 	var data events.TokenRevoked
 	if err := env.Decode(&data); err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestPatchPublishesTenantUpdated(t *testing.T) {
 	defer cancel()
 	// The create announced the tenant first; wait for the state after the PATCH.
 	var data client.Tenant
-	env := testsvc.ReadEvent(ctx, t, brokers, func(env events.Envelope) bool {
+	env := testenv.ReadEvent(ctx, t, brokers, func(env events.Envelope) bool {
 		return env.Type == events.TypeTenantUpdated && env.Decode(&data) == nil && data.Flags.AIGateway
 	})
 	if data.ID != tenantID || env.TenantID != tenantID || data.Name != "Acme" {

@@ -14,7 +14,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/app"
 	"github.com/paylane/paylane/identity-svc/internal/httpapi"
 	"github.com/paylane/paylane/identity-svc/internal/store"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/testkit"
@@ -31,13 +31,13 @@ const (
 type env struct {
 	web    *fiber.App
 	signer *authz.Signer
-	db     testsvc.DB
+	db     testenv.DB
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db := testsvc.NewDB(t)
-	signer, _ := testsvc.Signer(t)
+	db := testenv.NewDB(t)
+	signer, _ := testenv.Signer(t)
 	web := httpx.NewApp(nil)
 	httpapi.Register(web, app.New(store.New(db.Pool), signer, time.Minute), signer.JWKS(), adminToken, serviceSecret)
 	return &env{web: web, signer: signer, db: db}

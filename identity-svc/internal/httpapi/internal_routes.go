@@ -20,7 +20,7 @@ func (h *Handlers) introspect(c *fiber.Ctx) error {
 	}
 	in, err := h.app.Introspect(c.UserContext(), req.Token)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, client.Introspection{
 		TenantID:               in.TenantID,

@@ -28,7 +28,7 @@ func (h *Handlers) issueServiceToken(c *fiber.Ctx) error {
 		TenantID: req.TenantID, Abilities: req.Abilities, Service: req.Service,
 	})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, client.ServiceToken{
 		InternalToken:          st.InternalToken,
@@ -40,7 +40,7 @@ func (h *Handlers) issueServiceToken(c *fiber.Ctx) error {
 func (h *Handlers) internalTenant(c *fiber.Ctx) error {
 	t, err := h.app.GetTenant(c.UserContext(), c.Params("tenant"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.Tenant(t))
 }
@@ -58,7 +58,7 @@ func (h *Handlers) tenantBySMSNumber(c *fiber.Ctx) error {
 	}
 	t, err := h.app.TenantBySMSNumber(c.UserContext(), number)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.Tenant(t))
 }

@@ -20,7 +20,7 @@ func (h *Handlers) createTenant(c *fiber.Ctx) error {
 	}
 	t, err := h.app.CreateTenant(c.UserContext(), p)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusCreated, wire.Tenant(t))
 }
@@ -33,7 +33,7 @@ func (h *Handlers) listTenants(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListTenants(c.UserContext(), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Tenants(list), page, total)
 }
@@ -42,7 +42,7 @@ func (h *Handlers) listTenants(c *fiber.Ctx) error {
 func (h *Handlers) getTenant(c *fiber.Ctx) error {
 	t, err := h.app.GetTenant(c.UserContext(), c.Params("tenant"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.Tenant(t))
 }
@@ -55,7 +55,7 @@ func (h *Handlers) updateTenant(c *fiber.Ctx) error {
 	}
 	t, err := h.app.UpdateTenant(c.UserContext(), c.Params("tenant"), p)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.Tenant(t))
 }

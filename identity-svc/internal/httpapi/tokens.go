@@ -39,7 +39,7 @@ func (h *Handlers) createToken(c *fiber.Ctx) error {
 	}
 	minted, err := h.app.CreateToken(c.UserContext(), c.Params("tenant"), m)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	t := minted.Token
 	return httpx.Data(c, statusCreated, client.NewToken{
@@ -59,7 +59,7 @@ func (h *Handlers) listTokens(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListTokens(c.UserContext(), c.Params("tenant"), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Tokens(list), page, total)
 }
@@ -71,7 +71,7 @@ func (h *Handlers) revokeToken(c *fiber.Ctx) error {
 		return apierr.NotFound()
 	}
 	if err := h.app.RevokeToken(c.UserContext(), c.Params("tenant"), id); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }

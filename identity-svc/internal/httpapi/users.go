@@ -1,10 +1,6 @@
 package httpapi
 
 import (
-	"math"
-	"strconv"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/identity-svc/client"
@@ -30,7 +26,7 @@ func (h *Handlers) createUser(c *fiber.Ctx) error {
 	}
 	inv, err := h.app.InviteUser(c.UserContext(), c.Params("tenant"), user.Invite(req))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusCreated, client.NewUser{User: wire.User(inv.User), SetPasswordURL: inv.Link})
 }
@@ -43,7 +39,7 @@ func (h *Handlers) listUsers(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListUsers(c.UserContext(), c.Params("tenant"), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Users(list), page, total)
 }
@@ -52,7 +48,7 @@ func (h *Handlers) listUsers(c *fiber.Ctx) error {
 func (h *Handlers) getUser(c *fiber.Ctx) error {
 	u, err := h.app.GetUser(c.UserContext(), c.Params("tenant"), c.Params("user"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.User(u))
 }
@@ -61,7 +57,7 @@ func (h *Handlers) getUser(c *fiber.Ctx) error {
 func (h *Handlers) disableUser(c *fiber.Ctx) error {
 	u, err := h.app.DisableUser(c.UserContext(), c.Params("tenant"), c.Params("user"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.User(u))
 }
@@ -70,7 +66,7 @@ func (h *Handlers) disableUser(c *fiber.Ctx) error {
 func (h *Handlers) listRoles(c *fiber.Ctx) error {
 	roles, err := h.app.ListRoles(c.UserContext(), c.Params("tenant"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.Roles(roles))
 }
@@ -89,10 +85,7 @@ func (h *Handlers) signIn(c *fiber.Ctx) error {
 	}
 	u, err := h.app.SignIn(c.UserContext(), req.Email, req.Password)
 	if err != nil {
-		if le, ok := asLocked(err); ok {
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(math.Ceil(time.Until(le.Until).Seconds()))))
-		}
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.User(u))
 }
@@ -111,7 +104,7 @@ func (h *Handlers) setPassword(c *fiber.Ctx) error {
 	}
 	u, err := h.app.SetPasswordWithLink(c.UserContext(), req.Token, req.Password)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, wire.User(u))
 }
@@ -128,7 +121,7 @@ func (h *Handlers) changePassword(c *fiber.Ctx) error {
 		return err
 	}
 	if err := h.app.ChangePassword(c.UserContext(), c.Params("tenant"), c.Params("user"), req.CurrentPassword, req.Password); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
@@ -138,7 +131,7 @@ func (h *Handlers) changePassword(c *fiber.Ctx) error {
 func (h *Handlers) userToken(c *fiber.Ctx) error {
 	st, err := h.app.IssueUserToken(c.UserContext(), c.Params("tenant"), c.Params("user"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusOK, client.ServiceToken{InternalToken: st.InternalToken, InternalTokenExpiresAt: st.ExpiresAt.UTC()})
 }
@@ -158,7 +151,7 @@ func (h *Handlers) createUserToken(c *fiber.Ctx) error {
 	}
 	minted, err := h.app.CreateUserToken(c.UserContext(), c.Params("tenant"), c.Params("user"), token.Mint{Name: req.Name, Abilities: req.Abilities})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	t := minted.Token
 	return httpx.Data(c, statusCreated, client.NewToken{ID: t.ID, Name: t.Name, Abilities: t.Abilities,
@@ -175,7 +168,7 @@ func (h *Handlers) inviteAs(c *fiber.Ctx) error {
 	}
 	inv, err := h.app.InviteUserAs(c.UserContext(), c.Params("tenant"), c.Params("user"), user.Invite(req))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, statusCreated, client.NewUser{User: wire.User(inv.User), SetPasswordURL: inv.Link})
 }

@@ -8,14 +8,14 @@ import (
 
 	"github.com/paylane/paylane/identity-svc/internal/store"
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/ids"
 )
 
 func TestTenantBySMSNumber(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	withNumber := func(name, number string, at time.Time) tenant.Tenant {
 		ten := tenant.New(ids.NewAt(at), at)
 		ten.Name, ten.SMSNumber = name, number

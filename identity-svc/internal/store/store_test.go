@@ -11,7 +11,7 @@ import (
 
 	"github.com/paylane/paylane/identity-svc/internal/store"
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/identity-svc/internal/token"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
@@ -46,7 +46,7 @@ func newToken(t *testing.T, s *store.Store, tenantID, secret string, expires *ti
 func TestTenantRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	in := tenant.New(ids.NewAt(now), now)
 	in.Name, in.SMSNumber = "Acme", "+15550001111"
 	in.Flags = tenant.Flags{OptIn: true}
@@ -73,7 +73,7 @@ func TestTenantRoundTrip(t *testing.T) {
 func TestListTenantsNewestFirst(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now.Add(time.Second))
 	c := newTenant(t, s, "C", now.Add(2*time.Second))
@@ -107,7 +107,7 @@ func tenantIDs(ts []tenant.Tenant) []string {
 func TestUpdateTenant(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now)
 	later := now.Add(time.Minute)
@@ -136,7 +136,7 @@ func TestUpdateTenant(t *testing.T) {
 
 func TestCreateTokenForUnknownTenant(t *testing.T) {
 	t.Parallel()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	_, err := s.CreateToken(context.Background(), ids.New(), token.Mint{Name: "x", Abilities: []string{"a"}}, token.Hash("s"), now)
 	if !errors.Is(err, tenant.ErrNotFound) {
 		t.Errorf("CreateToken(unknown tenant) = %v, want tenant.ErrNotFound", err)
@@ -146,7 +146,7 @@ func TestCreateTokenForUnknownTenant(t *testing.T) {
 func TestIntrospect(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	ten := newTenant(t, s, "A", now)
 	past := now.Add(-time.Hour)
 	valid := newToken(t, s, ten.ID, "secret", nil)
@@ -189,7 +189,7 @@ func TestIntrospect(t *testing.T) {
 func TestIntrospectTouchesLastUsedAtOncePerInterval(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := testsvc.NewDB(t)
+	db := testenv.NewDB(t)
 	s := store.New(db.Pool)
 	ten := newTenant(t, s, "A", now)
 	tok := newToken(t, s, ten.ID, "secret", nil)
@@ -219,7 +219,7 @@ func TestIntrospectTouchesLastUsedAtOncePerInterval(t *testing.T) {
 func TestTokensAreInvisibleWithoutTenantScope(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := testsvc.NewDB(t)
+	db := testenv.NewDB(t)
 	s := store.New(db.Pool)
 	ten := newTenant(t, s, "A", now)
 	newToken(t, s, ten.ID, "secret", nil)
@@ -239,7 +239,7 @@ func TestTokensAreInvisibleWithoutTenantScope(t *testing.T) {
 func TestTokenOfTenantAIsNotVisibleToTenantB(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := testsvc.NewDB(t)
+	db := testenv.NewDB(t)
 	s := store.New(db.Pool)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now)
@@ -268,7 +268,7 @@ func TestTokenOfTenantAIsNotVisibleToTenantB(t *testing.T) {
 func TestRevokeToken(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := testsvc.NewDB(t)
+	db := testenv.NewDB(t)
 	s := store.New(db.Pool)
 	ten := newTenant(t, s, "A", now)
 	tok := newToken(t, s, ten.ID, "secret", nil)

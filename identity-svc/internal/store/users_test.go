@@ -13,14 +13,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/identity-svc/internal/store"
-	"github.com/paylane/paylane/identity-svc/internal/testsvc"
+	"github.com/paylane/paylane/identity-svc/internal/testenv"
 	"github.com/paylane/paylane/identity-svc/internal/user"
 	"github.com/paylane/paylane/libs/ids"
 )
 
 func TestNewTenantsGetTheDefaultRoles(t *testing.T) {
 	t.Parallel()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	ten := newTenant(t, s, "Acme", now)
 	got, err := s.ListRoles(context.Background(), ten.ID)
 	if err != nil {
@@ -58,7 +58,7 @@ func TestMigrationBackfillsTheDefaultRoles(t *testing.T) {
 func TestSignInLockoutWindow(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	const email = "ada@example.com"
 	// Four failures, then a fifth after the window: no lock (the window restarts).
 	for i := range 4 {
@@ -94,7 +94,7 @@ func TestSignInLockoutWindow(t *testing.T) {
 func TestUsersAreTenantScoped(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := store.New(testsvc.NewDB(t).Pool)
+	s := store.New(testenv.NewDB(t).Pool)
 	acme := newTenant(t, s, "Acme", now)
 	other := newTenant(t, s, "Other", now)
 	u := user.User{ID: ids.NewAt(now), TenantID: acme.ID, Email: "ada@example.com", Name: "Ada", Role: "owner", CreatedAt: now}

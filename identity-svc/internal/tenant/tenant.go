@@ -5,8 +5,9 @@
 package tenant
 
 import (
-	"errors"
 	"time"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Deployment defaults for a tenant that has no override (spec section 8).
@@ -27,11 +28,12 @@ const (
 )
 
 // ErrNotFound is returned when no tenant has the requested id.
-var ErrNotFound = errors.New("tenant not found")
+var ErrNotFound = apierr.NewSentinel("tenant not found", apierr.NotFound())
 
 // ErrSMSNumberTaken is returned when another tenant already uses the SMS
 // sender number (inbound SMS is routed to a tenant by that number).
-var ErrSMSNumberTaken = errors.New("sms number already used by another tenant")
+var ErrSMSNumberTaken = apierr.NewSentinel("sms number already used by another tenant",
+	apierr.Field("sms_number", "The sms number has already been taken."))
 
 // Flags are the tenant's feature flags.
 type Flags struct {

@@ -6,8 +6,9 @@ package token
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"time"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Validation bounds.
@@ -21,16 +22,16 @@ const (
 
 var (
 	// ErrMalformed is returned for a string that is not a token.
-	ErrMalformed = errors.New("malformed token")
+	ErrMalformed = apierr.NewSentinel("malformed token", apierr.Unauthenticated())
 	// ErrInvalid is returned for a token that is unknown, whose secret does
 	// not match, or that was issued by another deployment.
-	ErrInvalid = errors.New("invalid token")
+	ErrInvalid = apierr.NewSentinel("invalid token", apierr.Unauthenticated())
 	// ErrRevoked is returned for a revoked token.
-	ErrRevoked = errors.New("token revoked")
+	ErrRevoked = apierr.NewSentinel("token revoked", apierr.Unauthenticated())
 	// ErrExpired is returned for a token past its expiry.
-	ErrExpired = errors.New("token expired")
+	ErrExpired = apierr.NewSentinel("token expired", apierr.Unauthenticated())
 	// ErrNotFound is returned when a token id names no token of the tenant.
-	ErrNotFound = errors.New("token not found")
+	ErrNotFound = apierr.NewSentinel("token not found", apierr.NotFound())
 )
 
 // Token is a stored API token. The secret itself is never stored, only its

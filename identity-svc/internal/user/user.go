@@ -4,36 +4,53 @@
 package user
 
 import (
-	"errors"
+	"math"
+	"net/http"
 	"net/mail"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
-// Errors of the user domain.
+// Errors of the user domain, with the API answer each renders as.
 var (
-	// ErrNotFound: no such user (or role) in the tenant.
-	ErrNotFound = errors.New("user not found")
+	// ErrNotFound: no such user in the tenant.
+	ErrNotFound = apierr.NewSentinel("user: not found", apierr.NotFound())
 	// ErrEmailTaken: the tenant already has a user with this email.
-	ErrEmailTaken = errors.New("email already taken")
+	ErrEmailTaken = apierr.NewSentinel("user: email taken", apierr.Field("email", "The email has already been taken."))
 	// ErrUnknownRole: the tenant has no role of that name.
-	ErrUnknownRole = errors.New("unknown role")
+	ErrUnknownRole = apierr.NewSentinel("user: unknown role", apierr.Field("role", "The selected role is invalid."))
 	// ErrBadCredentials: the email and password do not open a live user.
-	ErrBadCredentials = errors.New("bad credentials")
+	ErrBadCredentials = apierr.NewSentinel("user: bad credentials",
+		apierr.New(http.StatusUnauthorized, apierr.CodeUnauthenticated, "These credentials do not match our records."))
 	// ErrLinkInvalid: the set-password link is unknown, used or expired.
-	ErrLinkInvalid = errors.New("set-password link invalid")
+	ErrLinkInvalid = apierr.NewSentinel("user: set-password link invalid",
+		apierr.Field("token", "The link is invalid, used or expired: ask an owner for a new one."))
 	// ErrForbidden: the user's role does not allow the action.
-	ErrForbidden = errors.New("forbidden by role")
+	ErrForbidden = apierr.NewSentinel("user: forbidden by role", apierr.Forbidden())
 )
+
+// CodeSignInLocked is the error code of a sign-in refused during a lockout.
+const CodeSignInLocked = "sign_in_locked"
 
 // LockedError refuses a sign-in while the email is locked out.
 type LockedError struct {
 	Until time.Time
+	// Now is when the sign-in was refused (for Retry-After).
+	Now time.Time
 }
 
 // Error implements the error interface.
-func (e *LockedError) Error() string { return "sign-in locked" }
+func (e *LockedError) Error() string { return "user: sign-in locked" }
+
+// APIError is 429 sign_in_locked with Retry-After until the lock ends.
+func (e *LockedError) APIError() *apierr.Error {
+	a := apierr.New(http.StatusTooManyRequests, CodeSignInLocked, "Too many sign-in attempts: try again later.")
+	a.RetryAfter = max(1, int(math.Ceil(e.Until.Sub(e.Now).Seconds())))
+	return a
+}
 
 // User is a person who signs in to a tenant's dashboard. The password hash
 // never leaves identity-svc.

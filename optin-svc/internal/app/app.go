@@ -11,7 +11,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -27,6 +29,16 @@ type Scope struct {
 	Token string
 	// RequestID travels into the events.
 	RequestID string
+	// Tx is the request's write transaction (the zero idempotency.Tx when
+	// the request carries no Idempotency-Key, and in background work),
+	// which a write use case passes to the store.
+	Tx idempotency.Tx
+}
+
+// WithTx returns the scope of a write in the request's write transaction tx.
+func (s Scope) WithTx(tx idempotency.Tx) Scope {
+	s.Tx = tx
+	return s
 }
 
 // Contacts is what optin-svc needs of contacts-svc.
@@ -152,6 +164,9 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string { return "validation failed" }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // invalid returns a ValidationError naming one field.
 func invalid(field, msg string) *ValidationError {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -48,7 +49,7 @@ func (a *App) CreateCode(ctx context.Context, tenantID string, in CodeInput) (op
 	var err error
 	for range codeAttempts {
 		c.Code = optin.NewPublicCode()
-		err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+		err = a.store.Write(ctx, idempotency.Tx{}, tenantID, func(tx *store.Tx) error {
 			c.IsDefault = orDefault(in.IsDefault, false)
 			if in.IsDefault == nil {
 				has, err := tx.HasDefaultCode(ctx)

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 // TestUndeliveredReportFailsTheMessage: Twilio's status callback
@@ -17,12 +17,12 @@ import (
 // (30005) suppresses the number as a bounce.
 func TestUndeliveredReportFailsTheMessage(t *testing.T) {
 	t.Parallel()
-	api := testsvc.NewTwilioAPI(t)
+	api := testenv.NewTwilioAPI(t)
 	env, brokers := twilioEnv(t, api)
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, "api:view-any-suppression")
 	evt := notification(t, tenant, "+14155550177")
-	testsvc.Publish(t, brokers, evt)
+	testenv.Publish(t, brokers, evt)
 	var n events.NotificationRequested
 	_ = evt.Decode(&n)
 	m := env.WaitMessage(t, tenant, n.NotificationID)
@@ -32,7 +32,7 @@ func TestUndeliveredReportFailsTheMessage(t *testing.T) {
 
 	statusPath := "/webhooks/sms/status?" + url.Values{"tenant": {tenant}, "message": {m.ID}}.Encode()
 	report := url.Values{"MessageSid": {*m.ProviderMessageID}, "MessageStatus": {"undelivered"}, "ErrorCode": {"30005"},
-		"AccountSid": {testsvc.TwilioAccountSID}, "To": {"+14155550177"}, "From": {testsvc.DefaultFrom}}
+		"AccountSid": {testenv.TwilioAccountSID}, "To": {"+14155550177"}, "From": {testenv.DefaultFrom}}
 	if res := env.PostSigned(t, statusPath, report); res.Status != http.StatusNoContent {
 		t.Fatalf("callback = %d %s, want 204", res.Status, res.Body)
 	}

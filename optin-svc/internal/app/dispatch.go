@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -102,7 +103,7 @@ func (a *App) senderNumber(ctx context.Context, tenantID string) (string, error)
 // the message was queued) and records the sender number. ok is false when
 // nothing is to be sent.
 func (a *App) prepareSend(ctx context.Context, it store.QueueItem, from string) (out sms.Outgoing, ok bool, err error) {
-	err = a.store.Write(ctx, it.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
 		m, err := tx.Message(ctx, it.MessageID, true)
 		if errors.Is(err, optin.ErrNotFound) {
 			return tx.Dequeue(ctx, it.MessageID)
@@ -140,7 +141,7 @@ func (a *App) prepareSend(ctx context.Context, it store.QueueItem, from string) 
 // recordSend writes the provider's answer: sent (and delivered, for the
 // sink), a retry after a transient error while attempts remain, or failed.
 func (a *App) recordSend(ctx context.Context, it store.QueueItem, res sms.Result, sendErr error) error {
-	return a.store.Write(ctx, it.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
 		m, err := tx.Message(ctx, it.MessageID, true)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
@@ -48,7 +49,7 @@ func (a *App) ReceiveSMS(ctx context.Context, in InboundSMS) (string, error) {
 		}
 	}
 	reply := ""
-	err = a.store.Write(ctx, t.ID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, idempotency.Tx{}, t.ID, func(tx *store.Tx) error {
 		now := a.timestamp()
 		first, err := tx.RecordInbound(ctx, ids.NewAt(now), in.MessageSID, from, keyword, now)
 		if err != nil {

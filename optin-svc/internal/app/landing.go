@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
@@ -38,7 +39,7 @@ func (a *App) OpenLanding(ctx context.Context, publicCode string, count bool) (L
 		return Landing{}, optin.ErrNotFound
 	}
 	l := Landing{TenantID: tenantID, TenantName: t.Name, Region: a.region(t)}
-	err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, idempotency.Tx{}, tenantID, func(tx *store.Tx) error {
 		if l.Code, err = tx.Code(ctx, codeID); err != nil {
 			return err
 		}
@@ -101,7 +102,7 @@ func (a *App) Subscribe(ctx context.Context, publicCode string, in SubscribeInpu
 	}
 	sub := Subscription{Landing: l}
 	queued := false
-	err = a.store.Write(ctx, l.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, idempotency.Tx{}, l.TenantID, func(tx *store.Tx) error {
 		var err error
 		sub, queued, err = a.subscribe(ctx, tx, l, t.Name, contactID, e164)
 		return err

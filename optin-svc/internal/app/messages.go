@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
@@ -62,7 +63,7 @@ func (a *App) RequestNotification(ctx context.Context, env events.Envelope) erro
 		}
 	}
 	queued := false
-	err := a.store.Write(ctx, env.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, idempotency.Tx{}, env.TenantID, func(tx *store.Tx) error {
 		first, err := tx.Claim(ctx, consumerName, env.ID)
 		if err != nil || !first {
 			return err

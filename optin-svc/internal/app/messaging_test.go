@@ -12,12 +12,12 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 func notification(t *testing.T, tenant, to string) events.Envelope {
 	t.Helper()
-	return testsvc.NewEvent(t, events.TypeNotificationRequested, tenant, events.NotificationRequested{
+	return testenv.NewEvent(t, events.TypeNotificationRequested, tenant, events.NotificationRequested{
 		NotificationID: ids.New(), Kind: events.KindPaymentLink, TransactionID: ids.New(),
 		ContactID: ids.New(), To: to, Body: "Pay here: https://pay.example.test/l/r/1",
 	})
@@ -36,8 +36,8 @@ func messageTypes(envs []events.Envelope) []string {
 func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	first := notification(t, tenant, "+14155550111")
 	// The same event delivered twice, and another event for the same
 	// notification: one message.
@@ -46,17 +46,17 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 		t.Fatal(err)
 	}
 	n.Body = "a second request for the same notification"
-	sameNotification := testsvc.NewEvent(t, events.TypeNotificationRequested, tenant, n)
-	testsvc.Publish(t, brokers, first, first, sameNotification)
+	sameNotification := testenv.NewEvent(t, events.TypeNotificationRequested, tenant, n)
+	testenv.Publish(t, brokers, first, first, sameNotification)
 
 	m := env.WaitMessage(t, tenant, n.NotificationID)
-	if m.Status != "delivered" || m.Provider != "sink" || m.From == nil || *m.From != testsvc.DefaultFrom ||
+	if m.Status != "delivered" || m.Provider != "sink" || m.From == nil || *m.From != testenv.DefaultFrom ||
 		m.To != "+14155550111" || m.Attempts != 1 || m.Body != "Pay here: https://pay.example.test/l/r/1" {
 		t.Fatalf("message = %+v", m)
 	}
 	// A later notification proves the duplicates were consumed before it.
 	later := notification(t, tenant, "+14155550112")
-	testsvc.Publish(t, brokers, later)
+	testenv.Publish(t, brokers, later)
 	var ln events.NotificationRequested
 	if err := later.Decode(&ln); err != nil {
 		t.Fatal(err)
@@ -67,8 +67,8 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 	}
 	// The operator plane as the contract writes it, ?to=+E164 with the '+'
 	// not encoded (it arrives as a space).
-	raw := env.Do(t, http.MethodGet, "/admin/v1/tenants/"+tenant+"/messages?to=+14155550111", testsvc.AdminToken, nil)
-	var byRaw struct{ Data []testsvc.Message }
+	raw := env.Do(t, http.MethodGet, "/admin/v1/tenants/"+tenant+"/messages?to=+14155550111", testenv.AdminToken, nil)
+	var byRaw struct{ Data []testenv.Message }
 	raw.Decode(t, &byRaw)
 	if raw.Status != http.StatusOK || len(byRaw.Data) != 1 || byRaw.Data[0].ID != m.ID {
 		t.Fatalf("GET messages?to=+E164 (unencoded) = %d %s, want the one message", raw.Status, raw.Body)
@@ -100,8 +100,8 @@ func TestNotificationIsSentOnceThroughTheSink(t *testing.T) {
 func TestSuppressedNumberGetsNoMessage(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, "api:create-suppression")
 	res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token, map[string]any{
 		"contact_phone_id": env.Contacts.AddPhone(tenant, "+14155550122"), "reason": "manual", "channel": "sms"})
@@ -110,7 +110,7 @@ func TestSuppressedNumberGetsNoMessage(t *testing.T) {
 	}
 	evt := notification(t, tenant, "(415) 555-0122") // national format: not E.164 → failed
 	blocked := notification(t, tenant, "+1 415 555 0122")
-	testsvc.Publish(t, brokers, evt, blocked)
+	testenv.Publish(t, brokers, evt, blocked)
 
 	var bad, sup events.NotificationRequested
 	_ = evt.Decode(&bad)
@@ -130,13 +130,13 @@ func TestSuppressedNumberGetsNoMessage(t *testing.T) {
 func TestTenantSenderNumberFollowsTenantUpdated(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
 	// identity-svc publishes tenant.updated on the same brokers.
-	tenant := env.NewTenant(t, testsvc.TenantOptions{SMSNumber: "+15005550009"})
-	plain := env.NewTenant(t, testsvc.TenantOptions{})
-	send := func(tenant, to string) testsvc.Message {
+	tenant := env.NewTenant(t, testenv.TenantOptions{SMSNumber: "+15005550009"})
+	plain := env.NewTenant(t, testenv.TenantOptions{})
+	send := func(tenant, to string) testenv.Message {
 		evt := notification(t, tenant, to)
-		testsvc.Publish(t, brokers, evt)
+		testenv.Publish(t, brokers, evt)
 		var n events.NotificationRequested
 		_ = evt.Decode(&n)
 		return env.WaitMessage(t, tenant, n.NotificationID)
@@ -144,7 +144,7 @@ func TestTenantSenderNumberFollowsTenantUpdated(t *testing.T) {
 	if m := send(tenant, "+14155550133"); m.From == nil || *m.From != "+15005550009" {
 		t.Fatalf("message = %+v, want it from the tenant's number", m)
 	}
-	if m := send(plain, "+14155550134"); m.From == nil || *m.From != testsvc.DefaultFrom {
+	if m := send(plain, "+14155550134"); m.From == nil || *m.From != testenv.DefaultFrom {
 		t.Fatalf("message of a tenant without a number = %+v", m)
 	}
 	// The operator gives the tenant another number: once optin-svc has
@@ -153,7 +153,7 @@ func TestTenantSenderNumberFollowsTenantUpdated(t *testing.T) {
 	if _, err := env.Admin.UpdateTenant(context.Background(), tenant, idclient.TenantInput{SMSNumber: &newNumber}); err != nil {
 		t.Fatal(err)
 	}
-	testsvc.Eventually(t, "the tenant's new sender number", func() bool {
+	testenv.Eventually(t, "the tenant's new sender number", func() bool {
 		m := send(tenant, "+14155550133")
 		return m.From != nil && *m.From == newNumber
 	})
@@ -169,8 +169,8 @@ func TestTenantSenderNumberFollowsTenantUpdated(t *testing.T) {
 
 func TestAdminMessagesNeedTheAdminToken(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	tests := []struct {
 		name, path, token string
 		status            int
@@ -179,9 +179,9 @@ func TestAdminMessagesNeedTheAdminToken(t *testing.T) {
 		{"no token", "/admin/v1/tenants/" + tenant + "/messages", "", 401, "unauthenticated"},
 		{"wrong token", "/admin/v1/tenants/" + tenant + "/messages", "nope", 401, "unauthenticated"},
 		{"internal JWT is not the admin token", "/admin/v1/tenants/" + tenant + "/messages", env.Token(t, tenant, "api:view-contact"), 401, "unauthenticated"},
-		{"tenant id not a ULID", "/admin/v1/tenants/acme/messages", testsvc.AdminToken, 404, "resource_not_found"},
-		{"to not a number", "/admin/v1/tenants/" + tenant + "/messages?to=abc", testsvc.AdminToken, 422, "validation_failed"},
-		{"ok", "/admin/v1/tenants/" + tenant + "/messages?to=%2B14155550100", testsvc.AdminToken, 200, ""},
+		{"tenant id not a ULID", "/admin/v1/tenants/acme/messages", testenv.AdminToken, 404, "resource_not_found"},
+		{"to not a number", "/admin/v1/tenants/" + tenant + "/messages?to=abc", testenv.AdminToken, 422, "validation_failed"},
+		{"ok", "/admin/v1/tenants/" + tenant + "/messages?to=%2B14155550100", testenv.AdminToken, 200, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

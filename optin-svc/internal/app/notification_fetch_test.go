@@ -8,19 +8,19 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
 
 // idOnly is a notification.requested as transactions-svc writes it: ids
 // and the kind, the number and text left at transactions-svc under id.
-func idOnly(t *testing.T, env *testsvc.Env, tenant, to, body string) (events.Envelope, string) {
+func idOnly(t *testing.T, env *testenv.Env, tenant, to, body string) (events.Envelope, string) {
 	t.Helper()
 	id := ids.New()
 	if to != "" {
 		env.Transactions.AddNotification(tenant, transactions.Notification{ID: id, Kind: events.KindPaymentLink, To: to, Body: body})
 	}
-	return testsvc.NewEvent(t, events.TypeNotificationRequested, tenant, events.NotificationRequested{
+	return testenv.NewEvent(t, events.TypeNotificationRequested, tenant, events.NotificationRequested{
 		NotificationID: id, Kind: events.KindPaymentLink, TransactionID: ids.New(), Direction: "receivable",
 		ContactID: ids.New(),
 	}), id
@@ -32,14 +32,14 @@ func idOnly(t *testing.T, env *testsvc.Env, tenant, to, body string) (events.Env
 func TestNotificationTextIsReadFromTransactions(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
-	other := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
+	other := env.NewTenant(t, testenv.TenantOptions{})
 	evt, id := idOnly(t, env, tenant, "+14155550141", "Pay here: https://pay.example.test/l/r/9")
 	// The same notification id in another tenant is not this one.
 	env.Transactions.AddNotification(other, transactions.Notification{ID: id, Kind: events.KindPaymentLink,
 		To: "+14155550999", Body: "another tenant's"})
-	testsvc.Publish(t, brokers, evt)
+	testenv.Publish(t, brokers, evt)
 	m := env.WaitMessage(t, tenant, id)
 	if m.Status != "delivered" || m.To != "+14155550141" || m.Body != "Pay here: https://pay.example.test/l/r/9" ||
 		m.Kind != events.KindPaymentLink {
@@ -49,7 +49,7 @@ func TestNotificationTextIsReadFromTransactions(t *testing.T) {
 	legacy := notification(t, tenant, "+14155550142")
 	var n events.NotificationRequested
 	_ = legacy.Decode(&n)
-	testsvc.Publish(t, brokers, legacy)
+	testenv.Publish(t, brokers, legacy)
 	if m := env.WaitMessage(t, tenant, n.NotificationID); m.Status != "delivered" || m.To != "+14155550142" ||
 		m.Body != n.Body {
 		t.Fatalf("message of an event with to and body = %+v", m)
@@ -64,12 +64,12 @@ func TestNotificationTextIsReadFromTransactions(t *testing.T) {
 func TestNotificationWaitsForTransactions(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	env.Transactions.SetDown(true)
 	evt, id := idOnly(t, env, tenant, "+14155550143", "Pay here: https://pay.example.test/l/r/8")
-	testsvc.Publish(t, brokers, evt, evt)
-	testsvc.Eventually(t, "retries of the notification", func() bool { return env.Transactions.Calls() >= 3 })
+	testenv.Publish(t, brokers, evt, evt)
+	testenv.Eventually(t, "retries of the notification", func() bool { return env.Transactions.Calls() >= 3 })
 	if got := env.Messages(t, tenant, ""); len(got) != 0 {
 		t.Fatalf("messages while transactions-svc is down: %+v", got)
 	}
@@ -80,7 +80,7 @@ func TestNotificationWaitsForTransactions(t *testing.T) {
 	}
 	// A later notification proves the duplicate was consumed before it.
 	later, laterID := idOnly(t, env, tenant, "+14155550144", "Pay here: https://pay.example.test/l/r/7")
-	testsvc.Publish(t, brokers, later)
+	testenv.Publish(t, brokers, later)
 	env.WaitMessage(t, tenant, laterID)
 	if got := env.Messages(t, tenant, "+14155550143"); len(got) != 1 {
 		t.Fatalf("messages to the number = %d, want 1: %+v", len(got), got)
@@ -97,11 +97,11 @@ func TestNotificationWaitsForTransactions(t *testing.T) {
 func TestUnavailableNotificationFailsTheMessage(t *testing.T) {
 	t.Parallel()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{Brokers: brokers})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	gone, goneID := idOnly(t, env, tenant, "", "")
 	next, nextID := idOnly(t, env, tenant, "+14155550145", "Pay here: https://pay.example.test/l/r/6")
-	testsvc.Publish(t, brokers, gone, next)
+	testenv.Publish(t, brokers, gone, next)
 	m := env.WaitMessage(t, tenant, goneID)
 	if m.Status != "failed" || m.FailureReason == nil || *m.FailureReason != "notification_unavailable" ||
 		m.To != "" || m.Body != "" || m.Attempts != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
@@ -39,7 +40,7 @@ func (a *App) RecordStatus(ctx context.Context, r StatusReport) error {
 	if !ids.Valid(r.TenantID) || !ids.Valid(r.MessageID) {
 		return nil
 	}
-	return a.store.Write(ctx, r.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, idempotency.Tx{}, r.TenantID, func(tx *store.Tx) error {
 		m, err := tx.Message(ctx, r.MessageID, true)
 		if errors.Is(err, optin.ErrNotFound) {
 			return nil

@@ -13,7 +13,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 // TestSuppressionIsCheckedAgainBeforeEachSend: a number suppressed while
@@ -54,18 +54,18 @@ func TestSuppressionIsCheckedAgainBeforeEachSend(t *testing.T) {
 		}
 	}()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers, Configure: func(c *optin.Config) {
+	env := testenv.Start(t, testenv.Options{Brokers: brokers, Configure: func(c *optin.Config) {
 		c.SMSProvider = optin.ProviderTwilio
 		c.TwilioBaseURL = api.URL
-		c.TwilioAccountSID = testsvc.TwilioAccountSID
-		c.TwilioAuthToken = testsvc.TwilioAuthToken
-		c.SMSAuthToken = testsvc.TwilioAuthToken
+		c.TwilioAccountSID = testenv.TwilioAccountSID
+		c.TwilioAuthToken = testenv.TwilioAuthToken
+		c.SMSAuthToken = testenv.TwilioAuthToken
 	}})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, "api:create-suppression")
 	const number = "+14155550166"
 	evt := notification(t, tenant, number)
-	testsvc.Publish(t, brokers, evt)
+	testenv.Publish(t, brokers, evt)
 
 	select { // the first provider call is in flight
 	case <-arrived:

@@ -77,7 +77,7 @@ func (a *App) AddSuppression(ctx context.Context, scope Scope, in SuppressionInp
 		Reason: in.Reason, Channel: in.Channel, Source: optin.SourceAPI, CreatedAt: a.timestamp(),
 	}
 	var created bool
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		var err error
 		entry, created, err = a.suppress(ctx, tx, entry, scope.RequestID)
 		return err
@@ -117,7 +117,7 @@ func (a *App) DeleteSuppression(ctx context.Context, scope Scope, number, channe
 	if err != nil {
 		return optin.ErrNotFound
 	}
-	return a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		entry, err := tx.Suppression(ctx, e164, channel, true)
 		if err != nil {
 			return err

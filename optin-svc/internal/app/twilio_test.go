@@ -10,31 +10,31 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
-func twilioEnv(t *testing.T, api *testsvc.TwilioAPI) (*testsvc.Env, []string) {
+func twilioEnv(t *testing.T, api *testenv.TwilioAPI) (*testenv.Env, []string) {
 	t.Helper()
 	brokers := testkit.Broker(t)
-	env := testsvc.Start(t, testsvc.Options{Brokers: brokers, Configure: func(c *optin.Config) {
+	env := testenv.Start(t, testenv.Options{Brokers: brokers, Configure: func(c *optin.Config) {
 		c.SMSProvider = optin.ProviderTwilio
 		c.TwilioBaseURL = api.URL
-		c.TwilioAccountSID = testsvc.TwilioAccountSID
-		c.TwilioAuthToken = testsvc.TwilioAuthToken
-		c.SMSAuthToken = testsvc.TwilioAuthToken
+		c.TwilioAccountSID = testenv.TwilioAccountSID
+		c.TwilioAuthToken = testenv.TwilioAuthToken
+		c.SMSAuthToken = testenv.TwilioAuthToken
 	}})
 	return env, brokers
 }
 
 func TestTwilioRetriesThenDeliveryCallback(t *testing.T) {
 	t.Parallel()
-	api := testsvc.NewTwilioAPI(t,
-		testsvc.TwilioReply{Status: 503, Body: `{"code":20503,"message":"Service Unavailable","status":503}`},
-		testsvc.TwilioReply{Status: 429, Body: `{"code":20429,"message":"Too Many Requests","status":429}`})
+	api := testenv.NewTwilioAPI(t,
+		testenv.TwilioReply{Status: 503, Body: `{"code":20503,"message":"Service Unavailable","status":503}`},
+		testenv.TwilioReply{Status: 429, Body: `{"code":20429,"message":"Too Many Requests","status":429}`})
 	env, brokers := twilioEnv(t, api)
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	evt := notification(t, tenant, "+14155550144")
-	testsvc.Publish(t, brokers, evt)
+	testenv.Publish(t, brokers, evt)
 	var n events.NotificationRequested
 	_ = evt.Decode(&n)
 
@@ -46,15 +46,15 @@ func TestTwilioRetriesThenDeliveryCallback(t *testing.T) {
 	if len(forms) != 3 {
 		t.Fatalf("Twilio got %d requests, want 3", len(forms))
 	}
-	callback := testsvc.PublicBaseURL + "/webhooks/sms/status?" + url.Values{"tenant": {tenant}, "message": {m.ID}}.Encode()
-	want := url.Values{"To": {"+14155550144"}, "From": {testsvc.DefaultFrom}, "Body": {m.Body}, "StatusCallback": {callback}}
+	callback := testenv.PublicBaseURL + "/webhooks/sms/status?" + url.Values{"tenant": {tenant}, "message": {m.ID}}.Encode()
+	want := url.Values{"To": {"+14155550144"}, "From": {testenv.DefaultFrom}, "Body": {m.Body}, "StatusCallback": {callback}}
 	if diff := cmp.Diff(want, forms[2]); diff != "" {
 		t.Errorf("Twilio form (-want +got):\n%s", diff)
 	}
 
-	statusPath := callback[len(testsvc.PublicBaseURL):]
+	statusPath := callback[len(testenv.PublicBaseURL):]
 	report := url.Values{"MessageSid": {*m.ProviderMessageID}, "MessageStatus": {"delivered"},
-		"AccountSid": {testsvc.TwilioAccountSID}, "To": {"+14155550144"}, "From": {testsvc.DefaultFrom}}
+		"AccountSid": {testenv.TwilioAccountSID}, "To": {"+14155550144"}, "From": {testenv.DefaultFrom}}
 	if res := env.PostForm(t, statusPath, report, "forged"); res.Status != http.StatusForbidden {
 		t.Fatalf("forged callback = %d %s, want 403", res.Status, res.Body)
 	}
@@ -77,18 +77,18 @@ func TestTwilioRetriesThenDeliveryCallback(t *testing.T) {
 
 func TestTwilioPermanentRefusals(t *testing.T) {
 	t.Parallel()
-	api := testsvc.NewTwilioAPI(t,
-		testsvc.TwilioReply{Status: 400, Body: `{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}`},
-		testsvc.TwilioReply{Status: 400, Body: `{"code":21211,"message":"Invalid 'To' Phone Number","status":400}`},
-		testsvc.TwilioReply{Status: 500, Body: `{}`}, testsvc.TwilioReply{Status: 500, Body: `{}`}, testsvc.TwilioReply{Status: 500, Body: `{}`})
+	api := testenv.NewTwilioAPI(t,
+		testenv.TwilioReply{Status: 400, Body: `{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}`},
+		testenv.TwilioReply{Status: 400, Body: `{"code":21211,"message":"Invalid 'To' Phone Number","status":400}`},
+		testenv.TwilioReply{Status: 500, Body: `{}`}, testenv.TwilioReply{Status: 500, Body: `{}`}, testenv.TwilioReply{Status: 500, Body: `{}`})
 	env, brokers := twilioEnv(t, api)
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, "api:view-any-suppression")
 
 	stopped, invalid, down := notification(t, tenant, "+14155550155"), notification(t, tenant, "+14155550156"),
 		notification(t, tenant, "+14155550157")
 	for _, evt := range []events.Envelope{stopped, invalid, down} {
-		testsvc.Publish(t, brokers, evt) // one by one: the replies are taken in order
+		testenv.Publish(t, brokers, evt) // one by one: the replies are taken in order
 		var n events.NotificationRequested
 		_ = evt.Decode(&n)
 		env.WaitMessage(t, tenant, n.NotificationID)

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
 
 // messagesPerPage is the default page size of the admin message list.
@@ -60,7 +61,7 @@ func (h *Handlers) listMessages(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListMessages(c.UserContext(), tenant, to, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Collection(c, newMessages(list), page, total)
+	return httpx.Collection(c, wire.NewMessages(list), page, total)
 }

@@ -5,20 +5,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 // TestOptInsAreNewestFirst: GET /opt-ins lists consents newest consented_at
 // first (spec section 4), filtered and paged in that order.
 func TestOptInsAreNewestFirst(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	token := env.Token(t, tenant, viewCodes)
 	desk := env.NewCode(t, tenant, map[string]any{"name": "Desk"})
 	poster := env.NewCode(t, tenant, map[string]any{"name": "Poster"})
 	numbers := []string{"+14155550301", "+14155550302", "+14155550303", "+14155550304"}
-	codes := []testsvc.Code{desk, poster, desk, poster}
+	codes := []testenv.Code{desk, poster, desk, poster}
 	for i, n := range numbers {
 		subscribe(t, env, codes[i], n)
 	}

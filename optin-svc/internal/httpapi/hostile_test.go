@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 // TestHostileInput: a filter or body text holding NUL or bytes that are not
@@ -13,8 +13,8 @@ import (
 // 404; never a 500.
 func TestHostileInput(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	token := env.Token(t, tenant, viewCodes, viewSuppressions, createSuppression, deleteSuppressions)
 	for _, tt := range []struct{ path, field string }{
 		{"/api/v1/opt-ins?contact_id=%00", "contact_id"},

@@ -12,7 +12,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	optin "github.com/paylane/paylane/optin-svc"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 const tenantNumber = "+15005550010"
@@ -24,7 +24,7 @@ type twimlReply struct {
 	Empty   bool
 }
 
-func twimlOf(res testsvc.Response) twimlReply {
+func twimlOf(res testenv.Response) twimlReply {
 	body := string(res.Body)
 	msg := ""
 	if i := strings.Index(body, "<Message>"); i >= 0 {
@@ -34,7 +34,7 @@ func twimlOf(res testsvc.Response) twimlReply {
 		Empty: strings.HasSuffix(body, "<Response/>")}
 }
 
-func subscribe(t *testing.T, env *testsvc.Env, code testsvc.Code, number string) {
+func subscribe(t *testing.T, env *testenv.Env, code testenv.Code, number string) {
 	t.Helper()
 	b := env.Browser()
 	b.Get(t, code.Path())
@@ -45,27 +45,27 @@ func subscribe(t *testing.T, env *testsvc.Env, code testsvc.Code, number string)
 
 func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
 	token := env.Token(t, tenant, viewCodes, viewSuppressions, deleteSuppressions)
 	code := env.NewCode(t, tenant, map[string]any{"name": "Desk"})
 	const person = "+14155550200"
 	subscribe(t, env, code, person)
 
-	form := testsvc.Inbound(person, tenantNumber, " Stop ")
-	sig := sms.Signature(testsvc.SMSAuthToken, testsvc.PublicBaseURL+testsvc.InboundPath, form)
-	res := env.PostForm(t, testsvc.InboundPath, form, sig)
+	form := testenv.Inbound(person, tenantNumber, " Stop ")
+	sig := sms.Signature(testenv.SMSAuthToken, testenv.PublicBaseURL+testenv.InboundPath, form)
+	res := env.PostForm(t, testenv.InboundPath, form, sig)
 	got := twimlOf(res)
 	if got.Status != 200 || !strings.HasPrefix(got.Type, "application/xml") || !strings.Contains(got.Message, "You are unsubscribed") {
 		t.Fatalf("STOP answer = %+v %s", got, res.Body)
 	}
 	// The official SDK accepts the very request optin-svc accepted.
-	rv := twilio.NewRequestValidator(testsvc.SMSAuthToken)
-	if !rv.ValidateBody(testsvc.PublicBaseURL+testsvc.InboundPath, []byte(form.Encode()), sig) {
+	rv := twilio.NewRequestValidator(testenv.SMSAuthToken)
+	if !rv.ValidateBody(testenv.PublicBaseURL+testenv.InboundPath, []byte(form.Encode()), sig) {
 		t.Error("twilio-go RequestValidator refuses the signature optin-svc accepted")
 	}
 	// A redelivery of the same message changes nothing again.
-	if again := twimlOf(env.PostForm(t, testsvc.InboundPath, form, sig)); again.Message != got.Message {
+	if again := twimlOf(env.PostForm(t, testenv.InboundPath, form, sig)); again.Message != got.Message {
 		t.Errorf("redelivery answer = %+v", again)
 	}
 
@@ -92,7 +92,7 @@ func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 		t.Fatalf("suppression list after START = %s", list.Body)
 	}
 	want := []string{events.TypeOptInConfirmed, events.TypeOptInRevoked, events.TypeSuppressionCreated, events.TypeSuppressionDeleted}
-	if diff := cmp.Diff(want, testsvc.Types(env.Outbox(t, tenant))); diff != "" {
+	if diff := cmp.Diff(want, testenv.Types(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
@@ -103,8 +103,8 @@ func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 // tenant's entry, which the API may then lift.
 func TestInboundStopHoldsEntriesOfOtherSources(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
 	token := env.Token(t, tenant, viewSuppressions, createSuppression, deleteSuppressions)
 	const person = "+14155550210"
 	const path = "/api/v1/suppression-list/%2B14155550210?channel=sms"
@@ -138,22 +138,22 @@ func TestInboundStopHoldsEntriesOfOtherSources(t *testing.T) {
 		t.Fatalf("API DELETE after START = %d %s, want 204", del.Status, del.Body)
 	}
 	want := []string{events.TypeSuppressionCreated, events.TypeSuppressionDeleted}
-	if diff := cmp.Diff(want, testsvc.Types(env.Outbox(t, tenant))); diff != "" {
+	if diff := cmp.Diff(want, testenv.Types(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
 
 func TestInboundYesConfirmsDoubleOptIn(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
+	env := testenv.Start(t, testenv.Options{})
 	// No number of its own: the confirmation goes out from the default
 	// sender, and the reply to it finds the tenant by that conversation.
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	token := env.Token(t, tenant, viewCodes)
 	code := env.NewCode(t, tenant, map[string]any{"name": "Poster", "double_opt_in": true})
 	const person = "+14155550220"
 	subscribe(t, env, code, person)
-	testsvc.Eventually(t, "the confirmation SMS", func() bool {
+	testenv.Eventually(t, "the confirmation SMS", func() bool {
 		list := env.Messages(t, tenant, person)
 		return len(list) == 1 && list[0].Status == "delivered"
 	})
@@ -161,14 +161,14 @@ func TestInboundYesConfirmsDoubleOptIn(t *testing.T) {
 		t.Fatalf("consents before YES = %+v", c)
 	}
 
-	if got := twimlOf(env.Text(t, person, testsvc.DefaultFrom, "yes")); !strings.Contains(got.Message, "you are subscribed") {
+	if got := twimlOf(env.Text(t, person, testenv.DefaultFrom, "yes")); !strings.Contains(got.Message, "you are subscribed") {
 		t.Fatalf("YES answer = %+v", got)
 	}
 	c := consents(t, env, token, "")
 	if len(c) != 1 || c[0].Status != "confirmed" || c[0].ConfirmedAt == nil || c[0].OptInCodeID == nil || *c[0].OptInCodeID != code.ID {
 		t.Fatalf("consents after YES = %+v", c)
 	}
-	var one struct{ Data testsvc.Code }
+	var one struct{ Data testenv.Code }
 	env.Do(t, http.MethodGet, "/api/v1/opt-in-codes/"+code.ID, token, nil).Decode(t, &one)
 	if one.Data.OptInCount != 1 {
 		t.Errorf("opt_in_count = %d, want 1", one.Data.OptInCount)
@@ -186,8 +186,8 @@ func TestInboundYesConfirmsDoubleOptIn(t *testing.T) {
 
 func TestInboundYesWithoutConsentRecordsOne(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
 	token := env.Token(t, tenant, viewCodes)
 	const person = "+14155550230"
 	env.Text(t, person, tenantNumber, "YES")
@@ -200,8 +200,8 @@ func TestInboundYesWithoutConsentRecordsOne(t *testing.T) {
 
 func TestInboundRoutingAndReplies(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true, SMSNumber: tenantNumber})
 	tests := []struct {
 		name, from, to, body string
 		want                 string
@@ -210,7 +210,7 @@ func TestInboundRoutingAndReplies(t *testing.T) {
 		{"help", "+14155550240", tenantNumber, "HELP", "Reply STOP to unsubscribe", false},
 		{"other text", "+14155550240", tenantNumber, "when is my bill due?", "", true},
 		{"unknown sender number", "+14155550240", "+15005550099", "STOP", "", true},
-		{"default number without conversation", "+14155550240", testsvc.DefaultFrom, "HELP", "", true},
+		{"default number without conversation", "+14155550240", testenv.DefaultFrom, "HELP", "", true},
 		{"not a number", "hello", tenantNumber, "STOP", "", true},
 	}
 	for _, tt := range tests {
@@ -221,11 +221,11 @@ func TestInboundRoutingAndReplies(t *testing.T) {
 			}
 		})
 	}
-	if types := testsvc.Types(env.Outbox(t, tenant)); len(types) != 0 {
+	if types := testenv.Types(env.Outbox(t, tenant)); len(types) != 0 {
 		t.Errorf("replies without a change recorded events: %v", types)
 	}
 	for _, sig := range []string{"", "bm90IGEgc2lnbmF0dXJl"} {
-		res := env.PostForm(t, testsvc.InboundPath, testsvc.Inbound("+14155550240", tenantNumber, "STOP"), sig)
+		res := env.PostForm(t, testenv.InboundPath, testenv.Inbound("+14155550240", tenantNumber, "STOP"), sig)
 		if res.Status != http.StatusForbidden || res.ErrorCode() != "invalid_signature" {
 			t.Errorf("signature %q: %d %s, want 403 invalid_signature", sig, res.Status, res.Body)
 		}
@@ -234,11 +234,11 @@ func TestInboundRoutingAndReplies(t *testing.T) {
 
 func TestInboundToTheDefaultNumberReachesTheDefaultTenant(t *testing.T) {
 	t.Parallel()
-	first := testsvc.Start(t, testsvc.Options{})
-	tenant := first.NewTenant(t, testsvc.TenantOptions{OptIn: true})
-	env := first.StartAnother(t, testsvc.Options{Configure: func(c *optin.Config) { c.SMSDefaultTenant = tenant }})
+	first := testenv.Start(t, testenv.Options{})
+	tenant := first.NewTenant(t, testenv.TenantOptions{OptIn: true})
+	env := first.StartAnother(t, testenv.Options{Configure: func(c *optin.Config) { c.SMSDefaultTenant = tenant }})
 	token := env.Token(t, tenant, viewSuppressions)
-	got := twimlOf(env.Text(t, "+14155550250", testsvc.DefaultFrom, "STOP"))
+	got := twimlOf(env.Text(t, "+14155550250", testenv.DefaultFrom, "STOP"))
 	if !strings.Contains(got.Message, "You are unsubscribed") {
 		t.Fatalf("answer = %+v", got)
 	}
@@ -248,8 +248,8 @@ func TestInboundToTheDefaultNumberReachesTheDefaultTenant(t *testing.T) {
 	if len(page.Data) != 1 || page.Data[0].PhoneLast4 != "0250" {
 		t.Fatalf("default tenant's suppression list = %s", list.Body)
 	}
-	unknown := first.StartAnother(t, testsvc.Options{Configure: func(c *optin.Config) { c.SMSDefaultTenant = "01J00000000000000000000000" }})
-	if got := twimlOf(unknown.Text(t, "+14155550250", testsvc.DefaultFrom, "HELP")); got.Status != 200 || !got.Empty {
+	unknown := first.StartAnother(t, testenv.Options{Configure: func(c *optin.Config) { c.SMSDefaultTenant = "01J00000000000000000000000" }})
+	if got := twimlOf(unknown.Text(t, "+14155550250", testenv.DefaultFrom, "HELP")); got.Status != 200 || !got.Empty {
 		t.Fatalf("answer for a default tenant that does not exist = %+v, want none", got)
 	}
 }

@@ -7,13 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
-
-// contactOptInJSON is the answer of the contact opt-in route.
-type contactOptInJSON struct {
-	Status   string        `json:"status"`
-	Consents []consentJSON `json:"consents"`
-}
 
 // contactOptIn answers GET /internal/v1/contacts/{contact}/opt-in?phone=+E164:
 // the contact's opt-in status and consents, for contacts-svc's single read
@@ -30,7 +25,7 @@ func (h *Handlers) contactOptIn(c *fiber.Ctx) error {
 	}
 	got, err := h.app.ContactOptIn(c.UserContext(), scope(c), strings.Clone(c.Params("contact")), number)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Data(c, http.StatusOK, contactOptInJSON{Status: got.Status, Consents: newConsents(got.Consents)})
+	return httpx.Data(c, http.StatusOK, wire.ContactOptIn{Status: got.Status, Consents: wire.NewConsents(got.Consents)})
 }

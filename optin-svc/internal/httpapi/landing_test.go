@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 type consentRow struct {
@@ -24,7 +24,7 @@ type consentRow struct {
 	ConfirmedAt *string `json:"confirmed_at"`
 }
 
-func consents(t *testing.T, env *testsvc.Env, token, query string) []consentRow {
+func consents(t *testing.T, env *testenv.Env, token, query string) []consentRow {
 	t.Helper()
 	res := env.Do(t, http.MethodGet, "/api/v1/opt-ins"+query, token, nil)
 	if res.Status != http.StatusOK {
@@ -37,8 +37,8 @@ func consents(t *testing.T, env *testsvc.Env, token, query string) []consentRow 
 
 func TestLandingPageFormIsAccessibleAndCountsScans(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	code := env.NewCode(t, tenant, map[string]any{"name": "Poster"})
 	b := env.Browser()
 	res := b.Get(t, code.Path())
@@ -64,7 +64,7 @@ func TestLandingPageFormIsAccessibleAndCountsScans(t *testing.T) {
 	}
 	b.Get(t, code.Path())
 	token := env.Token(t, tenant, viewCodes)
-	var one struct{ Data testsvc.Code }
+	var one struct{ Data testenv.Code }
 	env.Do(t, http.MethodGet, "/api/v1/opt-in-codes/"+code.ID, token, nil).Decode(t, &one)
 	if one.Data.ScanCount != 2 || one.Data.OptInCount != 0 {
 		t.Errorf("counts = scans %d, opt-ins %d, want 2 and 0", one.Data.ScanCount, one.Data.OptInCount)
@@ -73,8 +73,8 @@ func TestLandingPageFormIsAccessibleAndCountsScans(t *testing.T) {
 
 func TestLandingPageSingleOptIn(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	code := env.NewCode(t, tenant, map[string]any{"name": "Counter"})
 	token := env.Token(t, tenant, viewCodes)
 	b := env.Browser()
@@ -96,13 +96,13 @@ func TestLandingPageSingleOptIn(t *testing.T) {
 	if res.Status != http.StatusOK || len(consents(t, env, token, "")) != 1 {
 		t.Fatalf("second POST = %d, consents %d", res.Status, len(consents(t, env, token, "")))
 	}
-	var one struct{ Data testsvc.Code }
+	var one struct{ Data testenv.Code }
 	env.Do(t, http.MethodGet, "/api/v1/opt-in-codes/"+code.ID, token, nil).Decode(t, &one)
 	if one.Data.OptInCount != 1 {
 		t.Errorf("opt_in_count = %d, want 1", one.Data.OptInCount)
 	}
 	outbox := env.Outbox(t, tenant)
-	if diff := cmp.Diff([]string{events.TypeOptInConfirmed}, testsvc.Types(outbox)); diff != "" {
+	if diff := cmp.Diff([]string{events.TypeOptInConfirmed}, testenv.Types(outbox)); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 	var data events.OptIn
@@ -123,8 +123,8 @@ func TestLandingPageSingleOptIn(t *testing.T) {
 
 func TestLandingPageDoubleOptInSendsAConfirmation(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	code := env.NewCode(t, tenant, map[string]any{"name": "Poster", "double_opt_in": true})
 	token := env.Token(t, tenant, viewCodes)
 	b := env.Browser()
@@ -139,8 +139,8 @@ func TestLandingPageDoubleOptInSendsAConfirmation(t *testing.T) {
 	if len(got) != 1 || got[0].Status != "pending" || got[0].ConfirmedAt != nil {
 		t.Fatalf("consents = %+v, want one pending", got)
 	}
-	var sms testsvc.Message
-	testsvc.Eventually(t, "the confirmation SMS", func() bool {
+	var sms testenv.Message
+	testenv.Eventually(t, "the confirmation SMS", func() bool {
 		list := env.Messages(t, tenant, "+14155550180")
 		if len(list) == 1 && list[0].Status == "delivered" {
 			sms = list[0]
@@ -152,16 +152,16 @@ func TestLandingPageDoubleOptInSendsAConfirmation(t *testing.T) {
 		t.Errorf("confirmation SMS = %+v", sms)
 	}
 	want := []string{events.TypeConsentRequested, "message.queued", "message.sent", "message.delivered"}
-	if types := testsvc.Types(env.Outbox(t, tenant)); cmp.Diff(want, types) != "" {
+	if types := testenv.Types(env.Outbox(t, tenant)); cmp.Diff(want, types) != "" {
 		t.Errorf("events = %v, want %v (the pending consent, the message's; no opt_in.confirmed yet)", types, want)
 	}
 }
 
 func TestLandingPageRefusals(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
-	off := env.NewTenant(t, testsvc.TenantOptions{OptIn: false})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
+	off := env.NewTenant(t, testenv.TenantOptions{OptIn: false})
 	live := env.NewCode(t, tenant, map[string]any{"name": "Live"})
 	retired := env.NewCode(t, tenant, map[string]any{"name": "Retired", "is_live": false})
 	hidden := env.NewCode(t, off, map[string]any{"name": "Flag off"})
@@ -215,8 +215,8 @@ func TestLandingPageRefusals(t *testing.T) {
 
 func TestLandingPageWhenContactsAreDown(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	code := env.NewCode(t, tenant, map[string]any{"name": "Desk"})
 	b := env.Browser()
 	b.Get(t, code.Path())
@@ -246,8 +246,8 @@ func TestLandingPageWhenContactsAreDown(t *testing.T) {
 // even one that would otherwise sign up.
 func TestLandingPageRefusesCompressedForms(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	code := env.NewCode(t, tenant, map[string]any{"name": "Counter"})
 	b := env.Browser()
 	page := b.Get(t, code.Path())
@@ -281,7 +281,7 @@ func TestLandingPageRefusesCompressedForms(t *testing.T) {
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Content-Encoding", "gzip")
 	req.Header.Set("Cookie", cookie)
-	if res := testsvc.Send(t, req); res.Status != http.StatusUnsupportedMediaType || res.ErrorCode() != "bad_request" {
+	if res := testenv.Send(t, req); res.Status != http.StatusUnsupportedMediaType || res.ErrorCode() != "bad_request" {
 		t.Fatalf("POST = %d %s, want 415 bad_request", res.Status, res.Body)
 	}
 	if n := len(consents(t, env, env.Token(t, tenant, viewCodes), "")); n != 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
 
 // Default page sizes (contract section 2).
@@ -57,18 +58,18 @@ func (h *Handlers) listCodes(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListCodes(c.UserContext(), scope(c), live, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Collection(c, h.newCodes(list), page, total)
+	return httpx.Collection(c, wire.NewCodes(list, h.app.CodeURL), page, total)
 }
 
 // showCode answers GET /api/v1/opt-in-codes/{optInCode}.
 func (h *Handlers) showCode(c *fiber.Ctx) error {
 	code, err := h.app.GetCode(c.UserContext(), scope(c), c.Params("optInCode"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Data(c, http.StatusOK, h.newCode(code))
+	return httpx.Data(c, http.StatusOK, wire.NewCode(code, h.app.CodeURL(code)))
 }
 
 // listConsents answers GET /api/v1/opt-ins?status=&opt_in_code_id=&contact_id=&since=.
@@ -91,9 +92,9 @@ func (h *Handlers) listConsents(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListConsents(c.UserContext(), scope(c), q, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Collection(c, newConsents(list), page, total)
+	return httpx.Collection(c, wire.NewConsents(list), page, total)
 }
 
 // codeBody is the body of the operator plane's code create.
@@ -116,7 +117,7 @@ func (h *Handlers) createCode(c *fiber.Ctx) error {
 	}
 	code, err := h.app.CreateCode(c.UserContext(), tenant, app.CodeInput(body))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Data(c, http.StatusCreated, h.newCode(code))
+	return httpx.Data(c, http.StatusCreated, wire.NewCode(code, h.app.CodeURL(code)))
 }

@@ -8,20 +8,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/ids"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 const viewCodes = "api:view-any-opt-in-code"
 
 type codePage struct {
-	Data []testsvc.Code `json:"data"`
+	Data []testenv.Code `json:"data"`
 	Meta struct {
 		Total   int `json:"total"`
 		PerPage int `json:"per_page"`
 	} `json:"meta"`
 }
 
-func codeNames(list []testsvc.Code) []string {
+func codeNames(list []testenv.Code) []string {
 	out := []string{}
 	for _, c := range list {
 		out = append(out, c.Name)
@@ -31,15 +31,15 @@ func codeNames(list []testsvc.Code) []string {
 
 func TestOptInCodesCreateListShow(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	token := env.Token(t, tenant, viewCodes)
 
 	first := env.NewCode(t, tenant, map[string]any{"name": "Front desk"})
 	if !first.IsDefault || !first.IsLive || first.DoubleOptIn || first.ScanCount != 0 || !ids.Valid(first.ID) {
 		t.Errorf("first code = %+v, want the live default", first)
 	}
-	if !strings.HasPrefix(first.URL, testsvc.PublicBaseURL+"/l/o/") || len(first.Path()) != len("/l/o/")+10 {
+	if !strings.HasPrefix(first.URL, testenv.PublicBaseURL+"/l/o/") || len(first.Path()) != len("/l/o/")+10 {
 		t.Errorf("url = %q", first.URL)
 	}
 	env.NewCode(t, tenant, map[string]any{"name": "Poster", "double_opt_in": true})
@@ -88,7 +88,7 @@ func TestOptInCodesCreateListShow(t *testing.T) {
 	}
 
 	show := env.Do(t, http.MethodGet, "/api/v1/opt-in-codes/"+first.ID, token, nil)
-	var one struct{ Data testsvc.Code }
+	var one struct{ Data testenv.Code }
 	show.Decode(t, &one)
 	first.IsDefault = false
 	if show.Status != http.StatusOK {
@@ -101,9 +101,9 @@ func TestOptInCodesCreateListShow(t *testing.T) {
 
 func TestOptInRoutesAreHiddenWhileTheFlagIsOff(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	off := env.NewTenant(t, testsvc.TenantOptions{OptIn: false})
-	on := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	off := env.NewTenant(t, testenv.TenantOptions{OptIn: false})
+	on := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	offCode := env.NewCode(t, off, map[string]any{"name": "Hidden"})
 	onCode := env.NewCode(t, on, map[string]any{"name": "Shown"})
 	offAll := env.Token(t, off, viewCodes)
@@ -147,8 +147,8 @@ func TestOptInRoutesAreHiddenWhileTheFlagIsOff(t *testing.T) {
 
 func TestAdminOptInCodeRefusals(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{OptIn: true})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{OptIn: true})
 	path := "/admin/v1/tenants/" + tenant + "/opt-in-codes"
 	tests := []struct {
 		name, path, token string
@@ -158,12 +158,12 @@ func TestAdminOptInCodeRefusals(t *testing.T) {
 	}{
 		{"no admin token", path, "", map[string]any{"name": "x"}, 401, "unauthenticated"},
 		{"wrong admin token", path, "not-it", map[string]any{"name": "x"}, 401, "unauthenticated"},
-		{"unknown tenant", "/admin/v1/tenants/" + ids.New() + "/opt-in-codes", testsvc.AdminToken, map[string]any{"name": "x"}, 404, "resource_not_found"},
-		{"tenant not an id", "/admin/v1/tenants/acme/opt-in-codes", testsvc.AdminToken, map[string]any{"name": "x"}, 404, "resource_not_found"},
-		{"no name", path, testsvc.AdminToken, map[string]any{}, 422, "validation_failed"},
-		{"long name", path, testsvc.AdminToken, map[string]any{"name": strings.Repeat("n", 192)}, 422, "validation_failed"},
-		{"unknown field", path, testsvc.AdminToken, map[string]any{"name": "x", "color": "red"}, 422, "validation_failed"},
-		{"wrong type", path, testsvc.AdminToken, map[string]any{"name": "x", "is_live": "yes"}, 422, "validation_failed"},
+		{"unknown tenant", "/admin/v1/tenants/" + ids.New() + "/opt-in-codes", testenv.AdminToken, map[string]any{"name": "x"}, 404, "resource_not_found"},
+		{"tenant not an id", "/admin/v1/tenants/acme/opt-in-codes", testenv.AdminToken, map[string]any{"name": "x"}, 404, "resource_not_found"},
+		{"no name", path, testenv.AdminToken, map[string]any{}, 422, "validation_failed"},
+		{"long name", path, testenv.AdminToken, map[string]any{"name": strings.Repeat("n", 192)}, 422, "validation_failed"},
+		{"unknown field", path, testenv.AdminToken, map[string]any{"name": "x", "color": "red"}, 422, "validation_failed"},
+		{"wrong type", path, testenv.AdminToken, map[string]any{"name": "x", "is_live": "yes"}, 422, "validation_failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

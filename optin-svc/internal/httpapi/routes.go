@@ -34,7 +34,7 @@ type Deps struct {
 	App *app.App
 	// Verifier checks the internal JWT of API and internal requests.
 	Verifier *authz.Verifier
-	// Pool holds the idempotency keys (idempotency.Middleware).
+	// Pool holds the idempotency keys (idempotency.Wrap).
 	Pool *pgxpool.Pool
 	// AdminToken opens the operator plane.
 	AdminToken string
@@ -58,12 +58,12 @@ type Handlers struct {
 // Register mounts every route on r.
 func Register(r fiber.Router, d Deps) {
 	h := &Handlers{app: d.App}
-	idem := idempotency.Middleware(d.Pool)
+	idem := func(h idempotency.Handler) fiber.Handler { return idempotency.Wrap(d.Pool, h) }
 	gate := authz.Require
 
 	api := r.Group("/api/v1", authz.Middleware(d.Verifier))
 	api.Get("/suppression-list", gate(AbilityViewAnySuppression), h.listSuppressions)
-	api.Post("/suppression-list", gate(AbilityCreateSuppression), idem, h.createSuppression)
+	api.Post("/suppression-list", gate(AbilityCreateSuppression), idem(h.createSuppression))
 	api.Delete("/suppression-list/:contactPhone", gate(AbilityDeleteSuppression), h.deleteSuppression)
 
 	viewCodes := gate(AbilityViewAnyOptInCode)

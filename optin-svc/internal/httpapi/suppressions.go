@@ -8,7 +8,9 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/app"
+	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
 
 // Default page size of the suppression list (contract section 2).
@@ -24,7 +26,7 @@ type suppressionBody struct {
 func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 	channel, err := channelQuery(c)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	page, err := httpx.ParsePage(c, suppressionsPerPage)
 	if err != nil {
@@ -32,41 +34,41 @@ func (h *Handlers) listSuppressions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListSuppressions(c.UserContext(), scope(c), channel, appPage(page))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
-	return httpx.Collection(c, newSuppressions(list), page, total)
+	return httpx.Collection(c, wire.NewSuppressions(list), page, total)
 }
 
 // createSuppression answers POST /api/v1/suppression-list: 201 with a new
 // entry, 200 with the entry already there.
-func (h *Handlers) createSuppression(c *fiber.Ctx) error {
+func (h *Handlers) createSuppression(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body suppressionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c), app.SuppressionInput(body))
+	entry, created, err := h.app.AddSuppression(c.UserContext(), scope(c).WithTx(tx), app.SuppressionInput(body))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
 	}
-	return httpx.Data(c, status, newSuppression(entry))
+	return httpx.Data(c, status, wire.NewSuppression(entry))
 }
 
 // deleteSuppression answers DELETE /api/v1/suppression-list/{contactPhone}?channel=.
 func (h *Handlers) deleteSuppression(c *fiber.Ctx) error {
 	channel, err := channelQuery(c)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	number, err := url.PathUnescape(c.Params("contactPhone"))
 	if err != nil || httpx.CheckText("contactPhone", []byte(number)) != nil {
 		return apierr.NotFound() // no entry can have such a number
 	}
 	if err := h.app.DeleteSuppression(c.UserContext(), scope(c), number, channel); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/optin-svc/internal/testsvc"
+	"github.com/paylane/paylane/optin-svc/internal/testenv"
 )
 
 const (
@@ -38,8 +38,8 @@ type suppressionPage struct {
 
 func TestSuppressionLifecycle(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, viewSuppressions, createSuppression, deleteSuppressions)
 	phoneID := env.Contacts.AddPhone(tenant, "+14155550123")
 
@@ -84,7 +84,7 @@ func TestSuppressionLifecycle(t *testing.T) {
 	}
 
 	outbox := env.Outbox(t, tenant)
-	if diff := cmp.Diff([]string{events.TypeSuppressionCreated, events.TypeSuppressionDeleted}, testsvc.Types(outbox)); diff != "" {
+	if diff := cmp.Diff([]string{events.TypeSuppressionCreated, events.TypeSuppressionDeleted}, testenv.Types(outbox)); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 	var data events.Suppression
@@ -98,9 +98,9 @@ func TestSuppressionLifecycle(t *testing.T) {
 
 func TestSuppressionListFiltersAndPages(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
-	other := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
+	other := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, viewSuppressions, createSuppression)
 	otherToken := env.Token(t, other, viewSuppressions)
 	numbers := []string{"+14155550101", "+14155550102", "+14155550103"}
@@ -152,8 +152,8 @@ func TestSuppressionListFiltersAndPages(t *testing.T) {
 
 func TestSuppressionRefusals(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	all := env.Token(t, tenant, viewSuppressions, createSuppression, deleteSuppressions)
 	none := env.Token(t, tenant, "api:view-contact")
 	phoneID := env.Contacts.AddPhone(tenant, "+14155550199")
@@ -184,7 +184,7 @@ func TestSuppressionRefusals(t *testing.T) {
 			map[string]any{"contact_phone_id": phoneID, "reason": "manual", "channel": "fax"}, 422, "validation_failed", "channel"},
 		{"create unknown field", "POST", "/api/v1/suppression-list", all,
 			map[string]any{"contact_phone_id": phoneID, "reason": "manual", "phone": "+1"}, 422, "validation_failed", "phone"},
-		{"phone id of another tenant", "POST", "/api/v1/suppression-list", env.Token(t, env.NewTenant(t, testsvc.TenantOptions{}), createSuppression),
+		{"phone id of another tenant", "POST", "/api/v1/suppression-list", env.Token(t, env.NewTenant(t, testenv.TenantOptions{}), createSuppression),
 			map[string]any{"contact_phone_id": phoneID, "reason": "manual"}, 422, "validation_failed", "contact_phone_id"},
 	}
 	for _, tt := range tests {
@@ -208,24 +208,24 @@ func TestSuppressionRefusals(t *testing.T) {
 		})
 	}
 	if got := env.Outbox(t, tenant); len(got) != 0 {
-		t.Errorf("refused requests recorded events: %v", testsvc.Types(got))
+		t.Errorf("refused requests recorded events: %v", testenv.Types(got))
 	}
 }
 
 func TestSuppressionIdempotencyKeyReplays(t *testing.T) {
 	t.Parallel()
-	env := testsvc.Start(t, testsvc.Options{})
-	tenant := env.NewTenant(t, testsvc.TenantOptions{})
+	env := testenv.Start(t, testenv.Options{})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
 	token := env.Token(t, tenant, createSuppression)
 	body := `{"contact_phone_id":"` + env.Contacts.AddPhone(tenant, "+14155550155") + `","reason":"manual"}`
-	send := func() testsvc.Response {
+	send := func() testenv.Response {
 		req, err := http.NewRequest(http.MethodPost, env.BaseURL+"/api/v1/suppression-list", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Idempotency-Key", "suppress-1")
-		return testsvc.Send(t, req)
+		return testenv.Send(t, req)
 	}
 	first, second := send(), send()
 	if first.Status != http.StatusCreated || second.Status != http.StatusCreated || string(first.Body) != string(second.Body) {
@@ -234,7 +234,7 @@ func TestSuppressionIdempotencyKeyReplays(t *testing.T) {
 	if second.Header.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("replay lacks Idempotent-Replayed: %v", second.Header)
 	}
-	if got := testsvc.Types(env.Outbox(t, tenant)); len(got) != 1 {
+	if got := testenv.Types(env.Outbox(t, tenant)); len(got) != 1 {
 		t.Errorf("events = %v, want one suppression.created", got)
 	}
 }

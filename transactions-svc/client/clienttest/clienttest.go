@@ -1,12 +1,26 @@
-// Package clienttest is a stand-in for transactions-svc that the tests of
-// other services point transactions-svc/client at: an HTTP server answering
-// GET /internal/v1/notifications/{id} from notifications the test adds,
-// per tenant, with the answers of transactions-svc (200 {data}, 404
-// resource_not_found) or, while the test says so, a 503.
+// Package clienttest is a fake transactions-svc for the tests of the
+// services that call it through transactions-svc/client: an HTTP server
+// answering the internal routes the client calls, per tenant, with
+// transactions-svc's answers where callers depend on them:
 //
-// It reads the tenant from the bearer token's tenant_id claim without
-// verifying the signature: it stands in for transactions-svc's data, not
-// for its authentication.
+//   - GET /internal/v1/notifications/{id}: the notifications the test adds
+//     (404 resource_not_found for another's or an unknown one);
+//   - POST /internal/v1/drafts (Prepare): a draft of the direction, with
+//     the token's api:create-<direction> (403 without; 422 naming direction
+//     or contact_id for a bad direction or a contact RefuseContact names);
+//   - POST /internal/v1/transactions/{id}/confirm: a draft becomes pending
+//     (scheduled with a future send_at), with api:create-<direction>; any
+//     other state is 422 invalid_transition naming both states;
+//   - GET /internal/v1/transactions/{ref}/status: by transaction id or its
+//     receivable's or payable's id, with api:view-<direction>;
+//   - POST /internal/v1/{receivables,payables}/bulk-create and GET
+//     /internal/v1/campaigns/steps (batch-svc): rows recorded per batch and
+//     row, the campaigns AddCampaign makes known.
+//
+// FailTenant and FailWhen answer chosen calls with a chosen status, SetDown
+// every call with 503. The tenant and abilities come from the bearer
+// token's claims, read without verifying the signature: the fake stands in
+// for transactions-svc's data, not for its authentication.
 package clienttest
 
 import (
@@ -14,6 +28,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,16 +44,30 @@ type Fake struct {
 	mu            sync.Mutex
 	notifications map[string]client.Notification // tenant + "/" + id
 	down          bool
-	calls         int
+	requests      []Request
+	txns          map[string][]*Transaction // tenant → transactions
+	refused       map[string]bool           // contact ids prepare refuses
+	fails         map[string]int            // tenant → status
+	rules         []func(Request) int
+	campaigns     map[string][]Campaign           // tenant → campaigns
+	bulkRows      map[string]client.BulkRowResult // tenant/batch/row → outcome
 }
 
 // New starts a fake until the test ends.
 func New(t testing.TB) *Fake {
 	t.Helper()
-	f := &Fake{notifications: map[string]client.Notification{}}
+	f := &Fake{notifications: map[string]client.Notification{}, txns: map[string][]*Transaction{},
+		refused: map[string]bool{}, fails: map[string]int{}, campaigns: map[string][]Campaign{},
+		bulkRows: map[string]client.BulkRowResult{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/v1/notifications/{id}", f.notification)
-	srv := httptest.NewServer(mux)
+	mux.HandleFunc("POST /internal/v1/drafts", f.prepare)
+	mux.HandleFunc("POST /internal/v1/transactions/{id}/confirm", f.confirm)
+	mux.HandleFunc("GET /internal/v1/transactions/{id}/status", f.status)
+	mux.HandleFunc("POST /internal/v1/receivables/bulk-create", f.bulkCreate)
+	mux.HandleFunc("POST /internal/v1/payables/bulk-create", f.bulkCreate)
+	mux.HandleFunc("GET /internal/v1/campaigns/steps", f.steps)
+	srv := httptest.NewServer(f.guard(mux))
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL
 	return f
@@ -62,18 +91,14 @@ func (f *Fake) SetDown(down bool) {
 func (f *Fake) Calls() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.calls
+	return len(f.requests)
 }
 
 func (f *Fake) notification(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
-	f.calls++
-	down := f.down
 	n, ok := f.notifications[tenantOf(r)+"/"+r.PathValue("id")]
 	f.mu.Unlock()
 	switch {
-	case down:
-		writeError(w, http.StatusServiceUnavailable, "service_unavailable", "transactions-svc is unavailable.")
 	case !ok:
 		writeError(w, http.StatusNotFound, "resource_not_found", "The notification was not found.")
 	default:
@@ -84,26 +109,47 @@ func (f *Fake) notification(w http.ResponseWriter, r *http.Request) {
 
 // tenantOf reads the tenant_id claim of the request's bearer token ("" when
 // there is none).
-func tenantOf(r *http.Request) string {
+func tenantOf(r *http.Request) string { return claimsOf(r).TenantID }
+
+// claims are the claims of a bearer token the fake reads.
+type claims struct {
+	TenantID  string   `json:"tenant_id"`
+	Abilities []string `json:"abilities"`
+}
+
+// claimsOf reads the claims of the request's bearer token, unverified.
+func claimsOf(r *http.Request) claims {
+	var c claims
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	parts := strings.Split(token, ".")
 	if !ok || len(parts) != 3 {
-		return ""
+		return c
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
-	if err != nil {
-		return ""
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err == nil {
+		_ = json.Unmarshal(raw, &c)
 	}
-	var claims struct {
-		TenantID string `json:"tenant_id"`
-	}
-	_ = json.Unmarshal(raw, &claims)
-	return claims.TenantID
+	return c
+}
+
+// holds reports whether the request's token claims ability.
+func holds(r *http.Request, ability string) bool {
+	return slices.Contains(claimsOf(r).Abilities, ability)
 }
 
 func writeError(w http.ResponseWriter, status int, code, message string) {
+	writeErrorDetails(w, status, code, message, map[string]any{})
+}
+
+func writeErrorDetails(w http.ResponseWriter, status int, code, message string, details any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": message,
-		"details": map[string]any{}, "request_id": ""}})
+		"details": details, "request_id": ""}})
+}
+
+func writeData(w http.ResponseWriter, status int, data any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
 }

@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 )
 
@@ -31,6 +33,19 @@ func (e *AILimitError) Error() string {
 		return fmt.Sprintf("amount %d with %d confirmed today exceeds limits.%s (%d)", e.Amount, e.ConfirmedToday, e.Limit, e.Max)
 	}
 	return fmt.Sprintf("amount %d exceeds limits.%s (%d)", e.Amount, e.Limit, e.Max)
+}
+
+// APIError answers 422 ai_limit_exceeded naming the limit, with what an
+// agent needs to explain it or to retry with less.
+func (e *AILimitError) APIError() *apierr.Error {
+	msg := fmt.Sprintf("The amount %d exceeds the tenant's AI gateway limit limits.%s (%d per transaction).", e.Amount, e.Limit, e.Max)
+	details := map[string]any{"limit": e.Limit, "max": e.Max, "amount": e.Amount}
+	if e.Limit == LimitAIDailyAmount {
+		msg = fmt.Sprintf("The amount %d with the %d already confirmed today (UTC) exceeds the tenant's AI gateway limit limits.%s (%d per day).",
+			e.Amount, e.ConfirmedToday, e.Limit, e.Max)
+		details["confirmed_today"] = e.ConfirmedToday
+	}
+	return &apierr.Error{Status: http.StatusUnprocessableEntity, Code: apierr.CodeAILimitExceeded, Message: msg, Details: details}
 }
 
 // utcDay is the start of now's UTC day.

@@ -7,18 +7,23 @@ package app
 
 import (
 	"context"
-	"errors"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
 // Scope is who a use case acts for: the tenant, its default currency and
 // region (national phone formats), and the internal token of the request
-// (passed on to contacts-svc).
+// (passed on to contacts-svc); for a write, the request's write transaction
+// (Tx, the zero idempotency.Tx when the request carries no
+// Idempotency-Key), which the use case passes to the store.
 type Scope struct {
 	TenantID string
 	Currency string
@@ -28,6 +33,13 @@ type Scope struct {
 	// guardrails in minor units (0: none).
 	AIMaxAmount   int64
 	AIDailyAmount int64
+	Tx            idempotency.Tx
+}
+
+// WithTx returns the scope of a write in the request's write transaction tx.
+func (s Scope) WithTx(tx idempotency.Tx) Scope {
+	s.Tx = tx
+	return s
 }
 
 // Contact is what transactions-svc keeps of a contact: its id and the
@@ -55,7 +67,8 @@ type Contacts interface {
 }
 
 // ErrUnavailable: a service this one depends on cannot answer now (503).
-var ErrUnavailable = errors.New("app: a dependency is unavailable")
+var ErrUnavailable = apierr.NewSentinel("app: a dependency is unavailable",
+	apierr.Unavailable("A part of the platform is briefly unavailable; retry.", 1))
 
 // App runs the use cases.
 type App struct {
@@ -63,6 +76,10 @@ type App struct {
 	contacts Contacts
 	links    *links.Signer
 	now      func() time.Time
+	// sandbox is the simulator rail of every transaction without a provider.
+	sandbox rail.Adapter
+	// rails reaches the tenants' payment providers (nil: none configured).
+	rails *Rails
 }
 
 // New returns the use cases. now is the clock (time.Now in production; tests
@@ -71,7 +88,7 @@ func New(s *store.Store, contacts Contacts, signer *links.Signer, now func() tim
 	if now == nil {
 		now = time.Now
 	}
-	return &App{store: s, contacts: contacts, links: signer, now: now}
+	return &App{store: s, contacts: contacts, links: signer, now: now, sandbox: sandbox.Rail{}}
 }
 
 // Now returns the clock's time as Postgres keeps it (UTC, microseconds), so

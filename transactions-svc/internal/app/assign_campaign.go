@@ -19,7 +19,7 @@ func (a *App) AssignCampaign(ctx context.Context, scope Scope, transactionID, ca
 		return txn.Item{}, err
 	}
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		it, err := tx.LockByTransaction(ctx, transactionID)
 		if err != nil {
 			return err

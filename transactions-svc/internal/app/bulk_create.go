@@ -73,7 +73,7 @@ func (a *App) BulkCreate(ctx context.Context, scope Scope, req BulkRequest) ([]t
 		indexes[i] = r.Index
 	}
 	var results []txn.RowResult
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		if err := tx.LockBatch(ctx, req.BatchID); err != nil {
 			return err
 		}

@@ -24,9 +24,14 @@ type bulkWrite struct {
 // scheduled work and their events.
 func (a *App) writePlan(ctx context.Context, tx *store.Tx, req BulkRequest, env bulkEnv, p *plan) error {
 	w := &bulkWrite{}
+	railName, railID, err := tx.CurrentRail(ctx)
+	if err != nil {
+		return err
+	}
 	for _, t := range p.touched {
 		var err error
 		if t.created {
+			t.it.Rail, t.it.RailID = railName, railID
 			err = a.completeNew(ctx, tx.TenantID(), req, env, t, w)
 		} else {
 			err = a.completeUpdate(ctx, tx.TenantID(), req, t, w)
@@ -56,7 +61,10 @@ func (a *App) writePlan(ctx context.Context, tx *store.Tx, req BulkRequest, env 
 // or, when scheduled, its send; then the per-record events when asked for.
 func (a *App) completeNew(ctx context.Context, tenantID string, req BulkRequest, env bulkEnv, t *target, w *bulkWrite) error {
 	it := &t.it
-	c := chooseCampaign(env, *it)
+	c, err := chooseCampaign(env, *it)
+	if err != nil {
+		return err
+	}
 	if c != nil {
 		id := c.ID
 		it.CampaignID = &id
@@ -107,19 +115,20 @@ func (a *App) completeNew(ctx context.Context, tenantID string, req BulkRequest,
 }
 
 // chooseCampaign returns the campaign a new item joins: options.campaign_id's,
-// the first whose rules it meets when auto-assigning, or nil.
-func chooseCampaign(env bulkEnv, it txn.Item) *campaign.Campaign {
+// the first whose rules it meets when auto-assigning, or nil; a malformed
+// stored rule is an error.
+func chooseCampaign(env bulkEnv, it txn.Item) (*campaign.Campaign, error) {
 	if env.direct != nil {
-		return env.direct
+		return env.direct, nil
 	}
 	if len(env.candidates) == 0 {
-		return nil
+		return nil, nil
 	}
-	c, ok := campaign.Select(env.candidates, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
-	if !ok {
-		return nil
+	c, ok, err := campaign.Select(env.candidates, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
+	if err != nil || !ok {
+		return nil, err
 	}
-	return &c
+	return &c, nil
 }
 
 // completeUpdate reschedules a changed scheduled item's send as Replace

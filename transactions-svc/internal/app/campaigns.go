@@ -16,7 +16,7 @@ func (a *App) CreateCampaign(ctx context.Context, scope Scope, in campaign.Input
 	}
 	now := a.Now()
 	c.ID, c.TenantID, c.CreatedAt, c.UpdatedAt = ids.NewAt(now), scope.TenantID, now, now
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error { return tx.InsertCampaign(ctx, c) })
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error { return tx.InsertCampaign(ctx, c) })
 	return c, err
 }
 
@@ -78,7 +78,7 @@ func (a *App) changeCampaign(ctx context.Context, scope Scope, id string,
 		return campaign.Campaign{}, campaign.ErrNotFound
 	}
 	var out campaign.Campaign
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		c, err := tx.Campaign(ctx, id, true)
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // a destination is selected). It emits <domain>.cancelled and
 // <domain>.updated.
 func (a *App) Cancel(ctx context.Context, scope Scope, d txn.Direction, id string) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.Cancel); err != nil {
 			return err
 		}
@@ -26,7 +26,7 @@ func (a *App) Cancel(ctx context.Context, scope Scope, d txn.Direction, id strin
 // Expire ages out a scheduled or pending item (the expire action). It emits
 // <domain>.expired and <domain>.updated.
 func (a *App) Expire(ctx context.Context, scope Scope, d txn.Direction, id string) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		return a.expire(ctx, tx, it, txn.Expire)
 	})
 }

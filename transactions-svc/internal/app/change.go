@@ -3,21 +3,23 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
-// change runs one change of an item: in a transaction scoped to tenantID it
+// change runs one change of an item: in the write transaction wtx (the
+// request's, or the zero Tx for one of its own) scoped to tenantID it
 // loads the item FOR UPDATE (child and parent, so a concurrent change waits
 // and then sees this one's outcome), and lets fn decide, modify, save and
 // emit. It returns the item as fn left it.
-func (a *App) change(ctx context.Context, tenantID string, d txn.Direction, id string,
+func (a *App) change(ctx context.Context, wtx idempotency.Tx, tenantID string, d txn.Direction, id string,
 	fn func(tx *store.Tx, it *txn.Item) error) (txn.Item, error) {
 	if err := checkID(id); err != nil {
 		return txn.Item{}, err
 	}
 	var out txn.Item
-	err := a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, wtx, tenantID, func(tx *store.Tx) error {
 		it, err := tx.LockItem(ctx, d, id)
 		if err != nil {
 			return err

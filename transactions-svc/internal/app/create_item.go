@@ -19,7 +19,7 @@ import (
 // matched) and, when pending, notification.requested.
 func (a *App) Create(ctx context.Context, scope Scope, d txn.Direction, in txn.Input) (txn.Item, error) {
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		defs, err := tx.AllDefinitions(ctx)
 		if err != nil {
 			return err
@@ -75,6 +75,9 @@ func (a *App) insert(ctx context.Context, tx *store.Tx, it txn.Item) (txn.Item, 
 			return txn.Item{}, err
 		}
 	}
+	if it.Rail, it.RailID, err = tx.CurrentRail(ctx); err != nil {
+		return txn.Item{}, err
+	}
 	if err := tx.InsertItem(ctx, it); err != nil {
 		return txn.Item{}, err
 	}
@@ -104,9 +107,9 @@ func (a *App) matchCampaign(ctx context.Context, tx *store.Tx, it *txn.Item) (*c
 	if err != nil {
 		return nil, err
 	}
-	c, ok := campaign.Select(list, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
-	if !ok {
-		return nil, nil
+	c, ok, err := campaign.Select(list, it.Direction, campaign.Subject{Amount: it.Amount, Currency: it.Currency, CustomFields: it.CustomFields})
+	if err != nil || !ok {
+		return nil, err
 	}
 	it.CampaignID = &c.ID
 	return &c, nil

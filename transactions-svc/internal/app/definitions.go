@@ -17,7 +17,7 @@ func (a *App) CreateDefinition(ctx context.Context, scope Scope, in fielddef.Inp
 	}
 	now := a.Now()
 	d.ID, d.TenantID, d.CreatedAt, d.UpdatedAt = ids.NewAt(now), scope.TenantID, now, now
-	err = a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, d) })
+	err = a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, d) })
 	return d, err
 }
 
@@ -57,7 +57,7 @@ func (a *App) ReplaceDefinition(ctx context.Context, scope Scope, id string, in 
 		return fielddef.Definition{}, fielddef.ErrNotFound
 	}
 	var d fielddef.Definition
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		cur, err := tx.Definition(ctx, id, true)
 		if err != nil {
 			return err
@@ -77,5 +77,5 @@ func (a *App) DeleteDefinition(ctx context.Context, scope Scope, id string) erro
 	if checkID(id) != nil {
 		return fielddef.ErrNotFound
 	}
-	return a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error { return tx.DeleteDefinition(ctx, id) })
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error { return tx.DeleteDefinition(ctx, id) })
 }

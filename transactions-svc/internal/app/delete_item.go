@@ -12,7 +12,7 @@ import (
 // state, gets deleted_at and leaves lists and reads. The event catalog has
 // no deleted type for transactions, so nothing is emitted.
 func (a *App) Delete(ctx context.Context, scope Scope, d txn.Direction, id string) error {
-	_, err := a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err := a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.Delete); err != nil {
 			return err
 		}

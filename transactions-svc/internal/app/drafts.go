@@ -30,7 +30,7 @@ const draftLink = "[secure link]"
 // amount above the tenant's AI guardrails is an *AILimitError.
 func (a *App) Prepare(ctx context.Context, scope Scope, d txn.Direction, in txn.Input) (txn.Item, Preview, error) {
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		defs, err := tx.AllDefinitions(ctx)
 		if err != nil {
 			return err
@@ -78,7 +78,7 @@ func (a *App) Confirm(ctx context.Context, scope Scope, transactionID string, se
 		return txn.Item{}, err
 	}
 	var out txn.Item
-	err := a.store.Write(ctx, scope.TenantID, func(tx *store.Tx) error {
+	err := a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
 		it, err := tx.LockByTransaction(ctx, transactionID)
 		if err != nil {
 			return err

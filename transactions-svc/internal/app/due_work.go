@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -17,7 +18,7 @@ import (
 // work not yet due is queued again for its time. An item that no longer
 // exists needs nothing.
 func (a *App) RunDue(ctx context.Context, d store.Due) error {
-	_, err := a.change(ctx, d.TenantID, d.Direction, d.ItemID, func(tx *store.Tx, it *txn.Item) error {
+	_, err := a.change(ctx, idempotency.Tx{}, d.TenantID, d.Direction, d.ItemID, func(tx *store.Tx, it *txn.Item) error {
 		switch d.Kind {
 		case store.KindSend:
 			return a.sendDue(ctx, tx, it)

@@ -11,7 +11,7 @@ import (
 // or a new one after a revoke. It emits notification.requested and
 // <domain>.updated.
 func (a *App) Resend(ctx context.Context, scope Scope, d txn.Direction, id string) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.Resend); err != nil {
 			return err
 		}
@@ -27,7 +27,7 @@ func (a *App) Resend(ctx context.Context, scope Scope, d txn.Direction, id strin
 // returns to pending with the destination cleared). A resend issues a new
 // link. It emits <domain>.updated.
 func (a *App) RevokeLink(ctx context.Context, scope Scope, d txn.Direction, id string) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RevokeLink); err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (a *App) revoke(it *txn.Item) {
 // receivable (payer_verified_at); the state is kept. It emits
 // receivable.updated.
 func (a *App) VerifyPayer(ctx context.Context, scope Scope, id string) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.VerifyPayer); err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ func (a *App) MarkSettled(ctx context.Context, scope Scope, d txn.Direction, id 
 	if err != nil {
 		return txn.Item{}, err
 	}
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		own := evPaid
 		if d == txn.Payable {

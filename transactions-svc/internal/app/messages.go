@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 )
 
@@ -26,7 +27,7 @@ func (a *App) ApplyMessage(ctx context.Context, env events.Envelope) error {
 	if m.TransactionID == "" || checkID(m.TransactionID) != nil {
 		return nil
 	}
-	return a.store.Write(ctx, env.TenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, idempotency.Tx{}, env.TenantID, func(tx *store.Tx) error {
 		first, err := tx.ClaimEvent(ctx, MessagesConsumer, env.ID)
 		if err != nil || !first {
 			return err

@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
-	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -22,9 +23,12 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 	if err != nil {
 		return txn.Item{}, err
 	}
-	it, err := a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, idempotency.Tx{}, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := a.checkLink(*it, expires); err != nil {
 			return err
+		}
+		if hostedRail(*it) {
+			return ErrHostedRail // the provider takes the destination on its own pages
 		}
 		if err := move(it, txn.SelectDestination); err != nil {
 			return err
@@ -41,13 +45,13 @@ func (a *App) SelectDestination(ctx context.Context, id string, expires time.Tim
 	if err != nil || it.Status != txn.Processing {
 		return it, err
 	}
-	return a.disburse(ctx, tenantID, id)
+	return a.disburse(ctx, idempotency.Tx{}, tenantID, id)
 }
 
 // VerifyIdentity re-runs the identity check of a destination_selected
 // payable; when it passes, the disbursement runs.
 func (a *App) VerifyIdentity(ctx context.Context, scope Scope, id string) (txn.Item, error) {
-	it, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	it, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if !txn.PayableMachine().Allows(it.Status, txn.VerifyIdentity) {
 			return move(it, txn.VerifyIdentity) // the refusal, naming the pair
 		}
@@ -56,12 +60,12 @@ func (a *App) VerifyIdentity(ctx context.Context, scope Scope, id string) (txn.I
 	if err != nil || it.Status != txn.Processing {
 		return it, err
 	}
-	return a.disburse(ctx, scope.TenantID, id)
+	return a.disburse(ctx, scope.Tx, scope.TenantID, id)
 }
 
 // RetryDisbursement re-attempts the disbursement of a failed payable.
 func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (txn.Item, error) {
-	_, err := a.change(ctx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+	_, err := a.change(ctx, scope.Tx, scope.TenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.RetryDisbursement); err != nil {
 			return err
 		}
@@ -70,7 +74,7 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 	if err != nil {
 		return txn.Item{}, err
 	}
-	return a.disburse(ctx, scope.TenantID, id)
+	return a.disburse(ctx, scope.Tx, scope.TenantID, id)
 }
 
 // checkIdentity runs the identity check of a destination_selected payable:
@@ -78,7 +82,11 @@ func (a *App) RetryDisbursement(ctx context.Context, scope Scope, id string) (tx
 // failed, it stays with failure_reason set.
 func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) error {
 	now := a.Now()
-	ok, reason := sandbox.IdentityCheck(it.Destination.Last4)
+	res, err := a.sandbox.Verify(ctx, rail.Verify{PayableID: it.ID, Last4: it.Destination.Last4})
+	if err != nil {
+		return err
+	}
+	ok, reason := res.Outcome == rail.Approved, res.Reason
 	outcome := "passed"
 	if !ok {
 		outcome = "failed"
@@ -108,20 +116,48 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 }
 
 // disburse asks the rail to pay out a processing payable and applies the
-// answer: disbursed, or failed (retry-disbursement tries again).
-func (a *App) disburse(ctx context.Context, tenantID, id string) (txn.Item, error) {
-	return a.change(ctx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
+// answer: disbursed, or failed (retry-disbursement tries again). On Stripe
+// the transfer is made under the payable's lock with its idempotency key:
+// the payable id, suffixed with the number of transfers Stripe refused
+// before. A transfer without an answer (Stripe unavailable) fails the
+// payable with provider_unavailable and keeps the key, so the retry cannot
+// transfer twice.
+func (a *App) disburse(ctx context.Context, wtx idempotency.Tx, tenantID, id string) (txn.Item, error) {
+	return a.change(ctx, wtx, tenantID, txn.Payable, id, func(tx *store.Tx, it *txn.Item) error {
 		now := a.Now()
 		if err := tx.Unschedule(ctx, it.ID, store.KindRailTimeout); err != nil {
 			return err
 		}
-		it.DisbursementAttempts++
-		outcome, reason := sandbox.Disburse(it.Destination.Last4, it.DisbursementAttempts)
-		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
-			Outcome: string(outcome), Last4: &it.Destination.Last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+		var (
+			res rail.Result
+			err error
+		)
+		if hostedRail(*it) && it.Status != txn.Processing {
+			return nil // another request made (or is recording) this transfer
+		}
+		if hostedRail(*it) {
+			res, err = a.transfer(ctx, tx, it)
+		} else {
+			it.DisbursementAttempts++
+			res, err = a.sandbox.Disburse(ctx, rail.Disbursement{PayableID: it.ID, Amount: it.Amount, Currency: it.Currency,
+				Last4: it.Destination.Last4, Attempt: it.DisbursementAttempts})
+		}
+		if err != nil {
 			return err
 		}
-		if outcome != sandbox.Approved {
+		reason := res.Reason
+		var last4 *string // digits of a sandbox destination; a Stripe account has none
+		if !hostedRail(*it) {
+			last4 = &it.Destination.Last4
+		}
+		if err := tx.RecordAttempt(ctx, store.Attempt{ID: ids.NewAt(now), ItemID: it.ID, Kind: "disbursement",
+			Outcome: string(res.Outcome), Last4: last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
+			return err
+		}
+		if res.Reference != "" {
+			it.ProviderReference = &res.Reference
+		}
+		if res.Outcome != rail.Approved {
 			if err := move(it, txn.RailFailed); err != nil {
 				return err
 			}

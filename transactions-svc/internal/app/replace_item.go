@@ -12,7 +12,7 @@ import (
 // invalid_transition), the mutable fields are replaced. A scheduled item's
 // new send_at reschedules it. It emits <domain>.updated.
 func (a *App) Replace(ctx context.Context, scope Scope, d txn.Direction, id string, in txn.Input) (txn.Item, error) {
-	return a.change(ctx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
+	return a.change(ctx, scope.Tx, scope.TenantID, d, id, func(tx *store.Tx, it *txn.Item) error {
 		if err := move(it, txn.Update); err != nil {
 			return err
 		}

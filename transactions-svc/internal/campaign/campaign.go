@@ -5,9 +5,9 @@ package campaign
 
 import (
 	"encoding/json"
-	"errors"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -34,11 +34,12 @@ const (
 
 // Errors of campaigns.
 var (
-	ErrNotFound = errors.New("campaign: not found")
+	ErrNotFound = apierr.NewSentinel("campaign: not found", apierr.NotFound())
 	// ErrNotAssignable: inactive, unpublished or of the other direction.
-	ErrNotAssignable = errors.New("campaign: not assignable")
+	ErrNotAssignable = apierr.NewSentinel("campaign: not assignable", apierr.Field("campaign_id", MsgNotAssignable))
 	// ErrAlreadyAssigned: the transaction has a campaign and reassign is not true.
-	ErrAlreadyAssigned = errors.New("campaign: transaction already assigned")
+	ErrAlreadyAssigned = apierr.NewSentinel("campaign: transaction already assigned",
+		apierr.Conflict(apierr.CodeAlreadyAssigned, "The transaction is already assigned to a campaign; send reassign true to change it."))
 )
 
 // MsgNotAssignable is the client's message for ErrNotAssignable, on the

@@ -40,8 +40,9 @@ func TestMatches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := (campaign.Campaign{Rules: tt.rules}).Matches(s); got != tt.want {
-				t.Errorf("Matches = %v, want %v", got, tt.want)
+			got, err := (campaign.Campaign{Rules: tt.rules}).Matches(s)
+			if err != nil || got != tt.want {
+				t.Errorf("Matches = %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}
@@ -56,12 +57,49 @@ func TestSelectTakesTheFirstAssignableMatch(t *testing.T) {
 		{ID: "big", Direction: txn.Receivable, Status: campaign.Published, IsActive: true, Rules: []campaign.Rule{rule("amount", "gte", "10000")}},
 		{ID: "all", Direction: txn.Receivable, Status: campaign.Published, IsActive: true},
 	}
-	got, ok := campaign.Select(list, txn.Receivable, campaign.Subject{Amount: 100, Currency: "USD"})
-	if !ok || got.ID != "all" {
-		t.Fatalf("Select = %s, %v; want all", got.ID, ok)
+	got, ok, err := campaign.Select(list, txn.Receivable, campaign.Subject{Amount: 100, Currency: "USD"})
+	if err != nil || !ok || got.ID != "all" {
+		t.Fatalf("Select = %s, %v, %v; want all", got.ID, ok, err)
 	}
-	if _, ok := campaign.Select(list[:4], txn.Receivable, campaign.Subject{Amount: 100}); ok {
-		t.Fatal("Select found a campaign where none applies")
+	if _, ok, err := campaign.Select(list[:4], txn.Receivable, campaign.Subject{Amount: 100}); ok || err != nil {
+		t.Fatalf("Select = %v, %v where no campaign applies; want none", ok, err)
+	}
+}
+
+// A stored rule that breaks the rules' shape is an error naming the part at
+// fault, never a silent "does not match".
+func TestMalformedStoredRuleIsAnError(t *testing.T) {
+	t.Parallel()
+	s := campaign.Subject{Amount: 5000, Currency: "USD"}
+	tests := []struct {
+		name      string
+		rule      campaign.Rule
+		wantField string
+	}{
+		{"unknown field", rule("colour", "eq", `"red"`), "field"},
+		{"unknown op", rule("amount", "between", "1"), "op"},
+		{"in without an array", rule("currency", "in", `"USD"`), "value"},
+		{"missing value", rule("amount", "eq", ""), "value"},
+		{"amount not an integer", rule("amount", "gte", `"lots"`), "value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := campaign.Campaign{ID: "C1", Direction: txn.Receivable, Status: campaign.Published, IsActive: true,
+				Rules: []campaign.Rule{rule("currency", "eq", `"USD"`), tt.rule}}
+			ok, err := c.Matches(s)
+			var me *campaign.MalformedRuleError
+			if !errors.As(err, &me) || ok {
+				t.Fatalf("Matches = %v, %v; want a *MalformedRuleError", ok, err)
+			}
+			if me.CampaignID != "C1" || me.Index != 1 || me.Field != tt.wantField {
+				t.Errorf("error = %+v, want campaign C1, rule 1, part %s", me, tt.wantField)
+			}
+			later := campaign.Campaign{ID: "all", Direction: txn.Receivable, Status: campaign.Published, IsActive: true}
+			if _, found, err := campaign.Select([]campaign.Campaign{c, later}, txn.Receivable, s); found || !errors.As(err, &me) {
+				t.Errorf("Select = %v, %v; want the malformed rule's error, not the next campaign", found, err)
+			}
+		})
 	}
 }
 

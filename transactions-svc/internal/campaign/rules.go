@@ -3,6 +3,7 @@ package campaign
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -77,17 +78,38 @@ type Subject struct {
 	CustomFields map[string]json.RawMessage
 }
 
-// Matches reports whether every rule of c holds for s (a campaign without
-// rules matches everything).
-func (c Campaign) Matches(s Subject) bool {
-	for _, r := range c.Rules {
-		if !r.holds(s) {
-			return false
-		}
-	}
-	return true
+// MalformedRuleError is a stored rule that breaks the rules' shape (one
+// written before the checks, or by hand): evaluating it is an error, never a
+// silent "does not match", so the request fails and the error is logged
+// rather than a campaign quietly never assigned.
+type MalformedRuleError struct {
+	CampaignID string
+	Index      int
+	Field      string // the rule's part at fault: field, op or value
+	Problem    string
 }
 
+func (e *MalformedRuleError) Error() string {
+	return fmt.Sprintf("campaign: stored rule %d of campaign %s is malformed: %s %s", e.Index, e.CampaignID, e.Field, e.Problem)
+}
+
+// Matches reports whether every rule of c holds for s (a campaign without
+// rules matches everything). A malformed rule is a *MalformedRuleError.
+func (c Campaign) Matches(s Subject) (bool, error) {
+	for i, r := range c.Rules {
+		if sub, msg := checkRule(r.Field, r.Op, bytes.TrimSpace(r.Value)); msg != "" {
+			return false, &MalformedRuleError{CampaignID: c.ID, Index: i, Field: sub, Problem: msg}
+		}
+	}
+	for _, r := range c.Rules {
+		if !r.holds(s) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// holds reports whether the well-formed rule r holds for s.
 func (r Rule) holds(s Subject) bool {
 	var actual json.RawMessage
 	switch {
@@ -105,7 +127,7 @@ func (r Rule) holds(s Subject) bool {
 	switch r.Op {
 	case OpIn:
 		var values []json.RawMessage
-		_ = json.Unmarshal(r.Value, &values)
+		_ = json.Unmarshal(r.Value, &values) // checkRule made sure it is a non-empty array
 		for _, v := range values {
 			if cmpJSON(actual, v) == 0 {
 				return true
@@ -159,14 +181,21 @@ func order(less, greater bool) int {
 
 // Select returns the first campaign of list (ordered by priority, highest
 // first, then oldest first) that is assignable to direction d and whose rules
-// hold for s.
-func Select(list []Campaign, d txn.Direction, s Subject) (Campaign, bool) {
+// hold for s. A malformed rule of a campaign it reaches is an error.
+func Select(list []Campaign, d txn.Direction, s Subject) (Campaign, bool, error) {
 	for _, c := range list {
-		if c.Assignable(d) == nil && c.Matches(s) {
-			return c, true
+		if c.Assignable(d) != nil {
+			continue
+		}
+		ok, err := c.Matches(s)
+		if err != nil {
+			return Campaign{}, false, err
+		}
+		if ok {
+			return c, true, nil
 		}
 	}
-	return Campaign{}, false
+	return Campaign{}, false, nil
 }
 
 // Render fills a step message's placeholders.

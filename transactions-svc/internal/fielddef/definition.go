@@ -5,9 +5,9 @@
 package fielddef
 
 import (
-	"errors"
 	"time"
 
+	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/customfield"
 	"github.com/paylane/paylane/transactions-svc/internal/verr"
 )
@@ -27,8 +27,8 @@ const (
 
 // Errors of definitions.
 var (
-	ErrNotFound = errors.New("fielddef: definition not found")
-	ErrKeyTaken = errors.New("fielddef: key already taken")
+	ErrNotFound = apierr.NewSentinel("fielddef: definition not found", apierr.NotFound())
+	ErrKeyTaken = apierr.NewSentinel("fielddef: key already taken", apierr.Field("key", "The key has already been taken."))
 )
 
 // Definition is a custom field the tenant's transactions may carry.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -26,30 +27,30 @@ func direct(fn func(ctx context.Context, s app.Scope, id string) (txn.Item, erro
 
 // action answers POST /{id}/<action> with an empty body: 200 with the
 // receivable or payable after the action.
-func (h *Handlers) action(d txn.Direction, fn actionFunc) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) action(d txn.Direction, fn actionFunc) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body emptyBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := fn(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")))
+		it, err := fn(c.UserContext(), scope(c).WithTx(tx), d, strings.Clone(c.Params("id")))
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
 }
 
 // settle answers mark-paid and mark-disbursed: body {reference?}.
-func (h *Handlers) settle(d txn.Direction) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) settle(d txn.Direction) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body settleBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := h.app.MarkSettled(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")), body.Reference)
+		it, err := h.app.MarkSettled(c.UserContext(), scope(c).WithTx(tx), d, strings.Clone(c.Params("id")), body.Reference)
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -57,7 +58,7 @@ func (h *Handlers) settle(d txn.Direction) fiber.Handler {
 
 // assignCampaign answers POST /transactions/{transaction}/campaign-assignment
 // with the transaction.
-func (h *Handlers) assignCampaign(c *fiber.Ctx) error {
+func (h *Handlers) assignCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body assignmentBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
@@ -65,10 +66,10 @@ func (h *Handlers) assignCampaign(c *fiber.Ctx) error {
 	if body.CampaignID == nil || *body.CampaignID == "" {
 		return apierr.Field("campaign_id", "The campaign_id field is required.")
 	}
-	it, err := h.app.AssignCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("transaction")),
+	it, err := h.app.AssignCampaign(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("transaction")),
 		*body.CampaignID, body.Reassign != nil && *body.Reassign)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewTransaction(it))
 }

@@ -79,7 +79,7 @@ func (h *Handlers) bulkCreate(d txn.Direction) fiber.Handler {
 		}
 		results, err := h.app.BulkCreate(c.UserContext(), scope(c), req)
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		out := make([]rowResult, len(results))
 		for i, r := range results {

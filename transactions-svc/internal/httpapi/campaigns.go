@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -22,7 +23,7 @@ func (h *Handlers) listCampaigns(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListCampaigns(c.UserContext(), scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	out := make([]wire.Campaign, len(list))
 	for i, cp := range list {
@@ -31,12 +32,12 @@ func (h *Handlers) listCampaigns(c *fiber.Ctx) error {
 	return httpx.Collection(c, out, page, total)
 }
 
-func (h *Handlers) createCampaign(c *fiber.Ctx) error {
+func (h *Handlers) createCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body campaignBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.CreateCampaign(c.UserContext(), scope(c), body.input())
+	cp, err := h.app.CreateCampaign(c.UserContext(), scope(c).WithTx(tx), body.input())
 	return campaignAnswer(c, http.StatusCreated, cp, err)
 }
 
@@ -45,34 +46,34 @@ func (h *Handlers) showCampaign(c *fiber.Ctx) error {
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 
-func (h *Handlers) replaceCampaign(c *fiber.Ctx) error {
+func (h *Handlers) replaceCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceCampaignBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.ReplaceCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("id")), body.input())
+	cp, err := h.app.ReplaceCampaign(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")), body.input())
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 
-func (h *Handlers) publishCampaign(c *fiber.Ctx) error {
+func (h *Handlers) publishCampaign(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body emptyBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	cp, err := h.app.PublishCampaign(c.UserContext(), scope(c), strings.Clone(c.Params("id")))
+	cp, err := h.app.PublishCampaign(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")))
 	return campaignAnswer(c, http.StatusOK, cp, err)
 }
 
 func (h *Handlers) deleteCampaign(c *fiber.Ctx) error {
 	if err := h.app.DeleteCampaign(c.UserContext(), scope(c), c.Params("id")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
 
 func campaignAnswer(c *fiber.Ctx, status int, cp campaign.Campaign, err error) error {
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, status, wire.NewCampaign(cp))
 }

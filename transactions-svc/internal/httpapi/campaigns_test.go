@@ -1,11 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/tenancy"
+	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
 
 type campaignOne struct {
@@ -209,5 +214,71 @@ func TestAutoAssignmentOrder(t *testing.T) {
 				t.Fatalf("campaign_id %s, want %s", r.Body, tt.want)
 			}
 		})
+	}
+}
+
+// TestMalformedRulesAreRefused: a rule that breaks the rules' shape is a 422
+// naming the rule's part, on create and on update.
+func TestMalformedRulesAreRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.campaign(t, `{"name":"Reminders","direction":"receivable"}`, false)
+	tests := []struct {
+		name, rules, wantField string
+	}{
+		{"unknown field", `[{"field":"colour","op":"eq","value":"red"}]`, "rules.0.field"},
+		{"unknown op", `[{"field":"amount","op":"between","value":1}]`, "rules.0.op"},
+		{"in without an array", `[{"field":"amount","op":"gte","value":1},{"field":"currency","op":"in","value":"USD"}]`, "rules.1.value"},
+		{"no value", `[{"field":"amount","op":"eq"}]`, "rules.0.value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := `{"name":"x","direction":"receivable","rules":` + tt.rules + `}`
+			for _, r := range []testenv.Response{
+				f.do(t, http.MethodPost, "/api/v1/campaigns", body),
+				f.do(t, http.MethodPut, "/api/v1/campaigns/"+id, body),
+			} {
+				expect(t, r, http.StatusUnprocessableEntity, "validation_failed")
+				var env struct {
+					Error struct {
+						Details map[string][]string `json:"details"`
+					} `json:"error"`
+				}
+				r.JSON(t, &env)
+				if len(env.Error.Details[tt.wantField]) == 0 {
+					t.Errorf("details = %v, want a message on %s", env.Error.Details, tt.wantField)
+				}
+			}
+		})
+	}
+}
+
+// TestStoredMalformedRuleFailsTheCreate: a malformed rule already stored
+// (written before the checks, or by hand) fails the create that evaluates
+// it with a 500, instead of the campaign being skipped in silence; nothing
+// is written.
+func TestStoredMalformedRuleFailsTheCreate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.campaign(t, `{"name":"Big","direction":"receivable","rules":[{"field":"amount","op":"gte","value":1}]}`, true)
+	err := tenancy.Do(context.Background(), f.env.Pool, f.tenant, func(tx pgx.Tx) error {
+		_, err := tx.Exec(context.Background(),
+			`UPDATE campaigns SET rules = '[{"field":"amount","op":"between","value":1}]' WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"contact_id":"` + f.contact + `","amount":1250}`
+	expect(t, f.do(t, http.MethodPost, "/api/v1/receivables", body), http.StatusInternalServerError, "server_error")
+	var list struct {
+		Meta struct {
+			Total int `json:"total"`
+		} `json:"meta"`
+	}
+	f.do(t, http.MethodGet, "/api/v1/receivables", "").JSON(t, &list)
+	if list.Meta.Total != 0 {
+		t.Errorf("receivables = %d after the failed create, want 0", list.Meta.Total)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
 
@@ -27,7 +27,7 @@ func TestContactsDownIs503(t *testing.T) {
 	}
 	dead := "http://" + ln.Addr().String()
 	ln.Close() // nothing listens there now
-	e.App = app.New(e.Store, contacts.New(dead, nil, time.Second), e.Links, e.Clock.Now)
+	e.App = app.New(e.Store, peers.NewContacts(dead, nil, time.Second), e.Links, e.Clock.Now)
 	verifier, err := authz.NewStaticVerifier(e.Signer.JWKS())
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -19,7 +20,7 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListDefinitions(c.UserContext(), scope(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	out := make([]wire.Definition, len(list))
 	for i, d := range list {
@@ -28,12 +29,12 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	return httpx.Collection(c, out, page, total)
 }
 
-func (h *Handlers) createDefinition(c *fiber.Ctx) error {
+func (h *Handlers) createDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body definitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.CreateDefinition(c.UserContext(), scope(c), body.input())
+	d, err := h.app.CreateDefinition(c.UserContext(), scope(c).WithTx(tx), body.input())
 	return definitionAnswer(c, http.StatusCreated, d, err)
 }
 
@@ -42,25 +43,25 @@ func (h *Handlers) showDefinition(c *fiber.Ctx) error {
 	return definitionAnswer(c, http.StatusOK, d, err)
 }
 
-func (h *Handlers) replaceDefinition(c *fiber.Ctx) error {
+func (h *Handlers) replaceDefinition(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body replaceDefinitionBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	d, err := h.app.ReplaceDefinition(c.UserContext(), scope(c), strings.Clone(c.Params("id")), body.input())
+	d, err := h.app.ReplaceDefinition(c.UserContext(), scope(c).WithTx(tx), strings.Clone(c.Params("id")), body.input())
 	return definitionAnswer(c, http.StatusOK, d, err)
 }
 
 func (h *Handlers) deleteDefinition(c *fiber.Ctx) error {
 	if err := h.app.DeleteDefinition(c.UserContext(), scope(c), c.Params("id")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
 
 func definitionAnswer(c *fiber.Ctx, status int, d fielddef.Definition, err error) error {
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, status, wire.NewDefinition(d))
 }

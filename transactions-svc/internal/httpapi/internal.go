@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
 )
@@ -24,10 +25,10 @@ import (
 // ability of the direction it acts on (create or view). The gateway never
 // routes /internal. Bulk creates carry no Idempotency-Key: each row is
 // recorded under (batch id, row index) instead.
-func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.Handler) {
+func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem func(idempotency.Handler) fiber.Handler) {
 	g := r.Group("/internal/v1", authz.Middleware(v))
-	g.Post("/drafts", idem, h.prepare)
-	g.Post("/transactions/:transaction/confirm", idem, h.confirm)
+	g.Post("/drafts", idem(h.prepare))
+	g.Post("/transactions/:transaction/confirm", idem(h.confirm))
 	g.Get("/transactions/:reference/status", h.status)
 	g.Post("/receivables/bulk-create", authz.Require("api:create-receivable"), h.bulkCreate(txn.Receivable))
 	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
@@ -43,7 +44,7 @@ func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem fiber.
 func (h *Handlers) notification(c *fiber.Ctx) error {
 	n, err := h.app.Notification(c.UserContext(), scope(c), strings.Clone(c.Params("notification")))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	if err := authz.Check(c, "api:view-"+string(n.Direction)); err != nil {
 		return err
@@ -76,7 +77,7 @@ func (h *Handlers) campaignSteps(c *fiber.Ctx) error {
 	}
 	steps, err := h.app.CampaignSteps(c.UserContext(), scope(c), d, campaignID, auto)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, fiber.Map{"steps": steps})
 }
@@ -87,7 +88,7 @@ type draftBody struct {
 	itemBody
 }
 
-func (h *Handlers) prepare(c *fiber.Ctx) error {
+func (h *Handlers) prepare(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body draftBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
@@ -99,9 +100,9 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	if err := authz.Check(c, "api:create-"+string(d)); err != nil {
 		return err
 	}
-	it, p, err := h.app.Prepare(c.UserContext(), scope(c), d, body.input())
+	it, p, err := h.app.Prepare(c.UserContext(), scope(c).WithTx(tx), d, body.input())
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	rid, pid := wire.ItemIDs(it)
 	return httpx.Data(c, http.StatusCreated, wire.Draft{
@@ -112,7 +113,7 @@ func (h *Handlers) prepare(c *fiber.Ctx) error {
 	})
 }
 
-func (h *Handlers) confirm(c *fiber.Ctx) error {
+func (h *Handlers) confirm(c *fiber.Ctx, tx idempotency.Tx) error {
 	var body struct {
 		SendAt *string `json:"send_at"`
 	}
@@ -120,16 +121,16 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 		return err
 	}
 	id := strings.Clone(c.Params("transaction"))
-	it, err := h.app.Lookup(c.UserContext(), scope(c), id)
+	it, err := h.app.Lookup(c.UserContext(), scope(c).WithTx(tx), id)
 	if err != nil || it.TransactionID != id {
-		return apiError(orNotFound(err))
+		return orNotFound(err)
 	}
 	if err := authz.Check(c, "api:create-"+string(it.Direction)); err != nil {
 		return err
 	}
-	it, err = h.app.Confirm(c.UserContext(), scope(c), id, body.SendAt)
+	it, err = h.app.Confirm(c.UserContext(), scope(c).WithTx(tx), id, body.SendAt)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.Confirmed{TransactionID: it.TransactionID, Status: string(it.Status)})
 }
@@ -137,7 +138,7 @@ func (h *Handlers) confirm(c *fiber.Ctx) error {
 func (h *Handlers) status(c *fiber.Ctx) error {
 	it, err := h.app.Lookup(c.UserContext(), scope(c), c.Params("reference"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	if err := authz.Check(c, "api:view-"+string(it.Direction)); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -31,7 +32,7 @@ func (h *Handlers) list(d txn.Direction) fiber.Handler {
 		}
 		list, total, err := h.app.List(c.UserContext(), scope(c), d, f, app.Page{Limit: page.PerPage, Offset: page.Offset()})
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Collection(c, h.app.Views(list), page, total)
 	}
@@ -65,15 +66,15 @@ func filter(c *fiber.Ctx, d txn.Direction) (store.Filter, error) {
 }
 
 // create answers POST: 201 with the new receivable or payable.
-func (h *Handlers) create(d txn.Direction) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) create(d txn.Direction) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body itemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := h.app.Create(c.UserContext(), scope(c), d, body.input())
+		it, err := h.app.Create(c.UserContext(), scope(c).WithTx(tx), d, body.input())
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusCreated, h.app.View(it))
 	}
@@ -84,22 +85,22 @@ func (h *Handlers) show(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		it, err := h.app.Get(c.UserContext(), scope(c), d, c.Params("id"))
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
 }
 
 // replace answers PUT /{id}.
-func (h *Handlers) replace(d txn.Direction) fiber.Handler {
-	return func(c *fiber.Ctx) error {
+func (h *Handlers) replace(d txn.Direction) idempotency.Handler {
+	return func(c *fiber.Ctx, tx idempotency.Tx) error {
 		var body replaceItemBody
 		if err := httpx.Decode(c, &body); err != nil {
 			return err
 		}
-		it, err := h.app.Replace(c.UserContext(), scope(c), d, strings.Clone(c.Params("id")), body.input())
+		it, err := h.app.Replace(c.UserContext(), scope(c).WithTx(tx), d, strings.Clone(c.Params("id")), body.input())
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, http.StatusOK, h.app.View(it))
 	}
@@ -109,7 +110,7 @@ func (h *Handlers) replace(d txn.Direction) fiber.Handler {
 func (h *Handlers) remove(d txn.Direction) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if err := h.app.Delete(c.UserContext(), scope(c), d, c.Params("id")); err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.NoContent(c)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -15,7 +16,7 @@ import (
 func (f fixture) stallInProcessing(t *testing.T, d txn.Direction, id string) {
 	t.Helper()
 	ctx := context.Background()
-	err := f.env.Store.Write(ctx, f.tenant, func(tx *store.Tx) error {
+	err := f.env.Store.Write(ctx, idempotency.Tx{}, f.tenant, func(tx *store.Tx) error {
 		it, err := tx.LockItem(ctx, d, id)
 		if err != nil {
 			return err

@@ -106,5 +106,8 @@ func (s *Signer) MAC(purpose string, parts ...string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
+// Origin is the public origin links are built on (no trailing slash).
+func (s *Signer) Origin() string { return s.baseURL }
+
 // Secure reports whether links are served over https (cookies get Secure).
 func (s *Signer) Secure() bool { return strings.HasPrefix(s.baseURL, "https://") }

@@ -17,6 +17,7 @@ import (
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -90,6 +91,9 @@ func (p *Pages) show(d txn.Direction) fiber.Handler {
 		it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
 		if err != nil {
 			return p.fail(c, err)
+		}
+		if it.Rail == string(rail.Stripe) {
+			return p.hosted(c, l, it)
 		}
 		return p.render(c, p.pageFor(c, l, it, nil, nil))
 	}

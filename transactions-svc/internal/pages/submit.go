@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -99,6 +100,11 @@ func (p *Pages) accept(c *fiber.Ctx, d txn.Direction) (link, txn.Item, error) {
 // shows where things stand, and a link the submission revoked (the fifth
 // declined card) answers 410 like any later visit.
 func (p *Pages) outcome(c *fiber.Ctx, l link, err error) error {
+	if errors.Is(err, app.ErrHostedRail) {
+		// A form posted to a link of a provider's rail: no number is read;
+		// the page sends the customer to the provider instead.
+		return c.Redirect(l.action, http.StatusSeeOther)
+	}
 	var te *txn.TransitionError
 	if err != nil && !errors.As(err, &te) {
 		return p.fail(c, err)

@@ -28,7 +28,7 @@ const commonColumns = `c.id, c.tenant_id, c.transaction_id, c.contact_id,
  c.external_id, c.amount, c.currency, c.description, c.due_date::text, c.status, c.send_at,
  c.link_ttl_hours, c.link_expires_at, c.link_revoked_at,
  t.campaign_id, t.campaign_steps_sent, t.last_sms_at, c.custom_fields, c.failure_reason, c.reference,
- t.latest_message, c.created_at, c.updated_at, c.deleted_at`
+ t.latest_message, c.created_at, c.updated_at, c.deleted_at, t.rail, t.rail_id, t.provider_reference`
 
 const (
 	receivableColumns = `, c.payer_verified_at, c.paid_at, c.payment_method, c.decline_count, c.card_brand, c.card_last4`
@@ -67,7 +67,7 @@ func scanTargets(it *txn.Item, r *row) []any {
 		&it.ExternalID, &it.Amount, &it.Currency, &it.Description, &it.DueDate, &r.status, &it.SendAt,
 		&it.LinkTTLHours, &it.Link.ExpiresAt, &it.Link.RevokedAt,
 		&it.CampaignID, &it.Progress.StepsSent, &it.Progress.LastSMSAt, &it.CustomFields, &it.FailureReason, &it.Reference,
-		&r.latest, &it.CreatedAt, &it.UpdatedAt, &it.DeletedAt}
+		&r.latest, &it.CreatedAt, &it.UpdatedAt, &it.DeletedAt, &it.Rail, &it.RailID, &it.ProviderReference}
 	if it.Direction == txn.Payable {
 		return append(targets, &r.destType, &r.destLast4, &it.IdentityVerifiedAt, &it.DisbursedAt, &it.DisbursementAttempts)
 	}
@@ -206,8 +206,8 @@ func (t *Tx) UpdateItem(ctx context.Context, it txn.Item) error {
 		return txn.ErrNotFound
 	}
 	_, err = t.tx.Exec(ctx, `UPDATE transactions SET status = $2, campaign_id = $3, campaign_steps_sent = $4,
- last_sms_at = $5, updated_at = $6 WHERE id = $1`,
-		it.TransactionID, it.Status, it.CampaignID, it.Progress.StepsSent, it.Progress.LastSMSAt, it.UpdatedAt)
+ last_sms_at = $5, updated_at = $6, provider_reference = $7 WHERE id = $1`,
+		it.TransactionID, it.Status, it.CampaignID, it.Progress.StepsSent, it.Progress.LastSMSAt, it.UpdatedAt, it.ProviderReference)
 	if err != nil {
 		return fmt.Errorf("updating transaction: %w", err)
 	}

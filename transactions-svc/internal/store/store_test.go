@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
@@ -41,7 +42,7 @@ func newItem(d txn.Direction, created time.Time) txn.Item {
 	return txn.Item{
 		ID: ids.NewAt(created), TransactionID: ids.NewAt(created), Direction: d,
 		ContactID: ids.New(), Recipient: txn.Recipient{FirstName: "Ada", LastName: "Lovelace", Phone: "+14155550123"},
-		Amount: 1250, Currency: "USD", Status: txn.Pending, LinkTTLHours: 72,
+		Amount: 1250, Currency: "USD", Status: txn.Pending, LinkTTLHours: 72, Rail: "sandbox",
 		Link:         txn.Link{ExpiresAt: ptr(created.Add(72 * time.Hour))},
 		CustomFields: map[string]json.RawMessage{"tier": json.RawMessage(`"gold"`)},
 		DueDate:      ptr("2026-12-01"), ExternalID: ptr("INV-1"),
@@ -51,7 +52,7 @@ func newItem(d txn.Direction, created time.Time) txn.Item {
 
 func insert(t *testing.T, s *store.Store, tenant string, it txn.Item) {
 	t.Helper()
-	err := s.Write(context.Background(), tenant, func(tx *store.Tx) error { return tx.InsertItem(context.Background(), it) })
+	err := s.Write(context.Background(), idempotency.Tx{}, tenant, func(tx *store.Tx) error { return tx.InsertItem(context.Background(), it) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestClaimSharesDueWorkAcrossClaimers(t *testing.T) {
 	for i := range 20 {
 		it := newItem(txn.Receivable, now)
 		insert(t, s, []string{"T1", "T2"}[i%2], it)
-		err := s.Write(ctx, []string{"T1", "T2"}[i%2], func(tx *store.Tx) error {
+		err := s.Write(ctx, idempotency.Tx{}, []string{"T1", "T2"}[i%2], func(tx *store.Tx) error {
 			return tx.Schedule(ctx, it, store.KindSend, now.Add(-time.Minute))
 		})
 		if err != nil {
@@ -228,7 +229,7 @@ func TestLatestMessageKeepsTheNewest(t *testing.T) {
 		{store.LatestMessage{ID: "M2", Status: "queued", CreatedAt: t0.Add(time.Hour), UpdatedAt: t0.Add(time.Hour)}, true},
 	}
 	for i, st := range steps {
-		err := s.Write(ctx, "T1", func(tx *store.Tx) error {
+		err := s.Write(ctx, idempotency.Tx{}, "T1", func(tx *store.Tx) error {
 			changed, err := tx.SetLatestMessage(ctx, it.TransactionID, st.m)
 			if changed != st.want {
 				t.Errorf("step %d: changed = %v, want %v", i, changed, st.want)
@@ -249,7 +250,7 @@ func TestDefinitionKeysAreUniquePerTenant(t *testing.T) {
 	def := fielddef.Definition{Key: "tier", Label: "Tier", Type: fielddef.String, CreatedAt: now, UpdatedAt: now}
 	for i, tenant := range []string{"T1", "T2", "T1"} {
 		def.ID = ids.New()
-		err := s.Write(ctx, tenant, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, def) })
+		err := s.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error { return tx.InsertDefinition(ctx, def) })
 		if wantTaken := i == 2; errors.Is(err, fielddef.ErrKeyTaken) != wantTaken {
 			t.Fatalf("insert %d in %s: %v", i, tenant, err)
 		}

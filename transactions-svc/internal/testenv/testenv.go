@@ -1,7 +1,10 @@
 // Package testenv gives transactions-svc's tests the service on real
-// infrastructure: a fresh migrated database (libs/testkit), the real
-// contacts-svc as the peer, internal tokens signed with a test key whose
-// JWKS is served over HTTP as identity-svc serves it, and a settable clock.
+// infrastructure: a fresh migrated database (libs/testkit), contacts-svc's
+// fake as the peer (contacts-svc/client/clienttest: the routes the client
+// calls, with contacts-svc's rules), internal tokens signed with a test key
+// whose JWKS is served over HTTP as identity-svc serves it, and a settable
+// clock. Tests that need the real contacts-svc beside transactions-svc
+// live in deploy/devstack's end-to-end suite.
 // The HTTP API and the hosted pages are built with the service's own
 // packages, so tests call them in-process (Do) or over a listener (Serve).
 package testenv
@@ -21,15 +24,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
-	"github.com/paylane/paylane/transactions-svc/internal/contacts"
 	"github.com/paylane/paylane/transactions-svc/internal/httpapi"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
+	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -46,14 +50,17 @@ const PublicBaseURL = "https://pay.paylane.test"
 
 // Env is transactions-svc under test.
 type Env struct {
-	App         *app.App
-	Store       *store.Store
-	Pool        *pgxpool.Pool
-	Scheduler   *scheduler.Scheduler
-	Clock       *Clock
-	Links       *links.Signer
-	Web         *fiber.App
-	Signer      *authz.Signer
+	App       *app.App
+	Store     *store.Store
+	Pool      *pgxpool.Pool
+	Scheduler *scheduler.Scheduler
+	Clock     *Clock
+	Links     *links.Signer
+	Web       *fiber.App
+	Signer    *authz.Signer
+	// Contacts is the contacts-svc fake the service calls; ContactsURL is
+	// its URL (or the one UseContacts gave).
+	Contacts    *clienttest.Contacts
 	ContactsURL string
 	// IdentityURL serves the JWKS of Signer.
 	IdentityURL string
@@ -63,20 +70,21 @@ type Env struct {
 // New builds the service for one test.
 func New(t testing.TB) *Env {
 	t.Helper()
-	p := sharedPeer(t)
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "transactions", migrations.Sets()...)
 	pool := pg.Pool(t, dsn)
-	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: p.signer,
-		IdentityURL: p.identityURL, ContactsURL: p.contactsURL, DBAppDSN: dsn}
+	signer := testkit.NewSigner(t)
+	fake := clienttest.New(t)
+	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: signer,
+		IdentityURL: testkit.IdentityJWKS(t, signer), Contacts: fake, ContactsURL: fake.URL, DBAppDSN: dsn}
 	var err error
 	e.Links, err = links.NewSigner(LinkKey(), PublicBaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.App = app.New(e.Store, contacts.New(e.ContactsURL, nil, 5*time.Second), e.Links, e.Clock.Now)
+	e.App = app.New(e.Store, peers.NewContacts(e.ContactsURL, nil, 5*time.Second), e.Links, e.Clock.Now)
 	e.Scheduler = scheduler.New(e.Store, e.App, time.Second, nil)
-	verifier, err := authz.NewStaticVerifier(p.signer.JWKS())
+	verifier, err := authz.NewStaticVerifier(signer.JWKS())
 	if err != nil {
 		t.Fatal(err)
 	}

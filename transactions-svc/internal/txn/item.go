@@ -46,6 +46,9 @@ type Destination struct {
 const (
 	BankAccount = "bank_account"
 	DebitCard   = "debit_card"
+	// StripeAccount is a recipient's Stripe connected account; its Last4 is
+	// the account id's last four characters.
+	StripeAccount = "stripe_account"
 )
 
 // Payment methods of a paid receivable.
@@ -86,6 +89,13 @@ type Item struct {
 	// Reference is the out-of-band reference of mark-paid or mark-disbursed.
 	Reference     *string
 	LatestMessage *Message
+	// Rail is the provider that moves the item's money (sandbox, stripe),
+	// fixed at creation; RailID names the tenant's provider configuration
+	// (nil on the sandbox rail); ProviderReference is the provider's id of
+	// the payment or transfer.
+	Rail              string
+	RailID            *string
+	ProviderReference *string
 
 	// Receivables only.
 	PayerVerifiedAt *time.Time

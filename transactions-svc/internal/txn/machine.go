@@ -1,8 +1,9 @@
 package txn
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Action is what moves a receivable or payable: an API action, a customer on
@@ -59,7 +60,8 @@ type Transition struct {
 
 // ErrAlreadyPaid refuses to cancel a receivable the customer has paid
 // (409 already_paid, not an invalid transition).
-var ErrAlreadyPaid = errors.New("txn: the receivable is already paid")
+var ErrAlreadyPaid = apierr.NewSentinel("txn: the receivable is already paid",
+	apierr.Conflict(apierr.CodeAlreadyPaid, "The receivable is already paid and cannot be cancelled."))
 
 // TransitionError is a move the state machine refuses. Its message names the
 // pair as "<from> -> <to>".
@@ -69,6 +71,11 @@ type TransitionError struct {
 
 // Error implements the error interface.
 func (e *TransitionError) Error() string { return fmt.Sprintf("%s -> %s", e.From, e.To) }
+
+// APIError answers 422 invalid_transition naming both states.
+func (e *TransitionError) APIError() *apierr.Error {
+	return apierr.InvalidTransition(string(e.From), string(e.To))
+}
 
 type edge struct {
 	from   State

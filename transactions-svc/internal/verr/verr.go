@@ -7,6 +7,8 @@ package verr
 import (
 	"sort"
 	"strings"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Error is input that breaks the rules.
@@ -23,6 +25,9 @@ func (e *Error) Error() string {
 	sort.Strings(names)
 	return "invalid fields " + strings.Join(names, ", ")
 }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *Error) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // Field returns an Error for a single field.
 func Field(field, message string) *Error {

@@ -36,8 +36,18 @@ func Receivable(it txn.Item, linkURL *string) events.Receivable {
 		SendAt: apitime.FormatPtr(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
 		PayerVerifiedAt: apitime.FormatPtr(it.PayerVerifiedAt), PaidAt: apitime.FormatPtr(it.PaidAt), PaymentMethod: it.PaymentMethod,
 		FailureReason: it.FailureReason, LatestMessage: latest(it.LatestMessage),
+		Rail: railOf(it), ProviderReference: it.ProviderReference,
 		CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt),
 	}
+}
+
+// railOf is the item's rail; an item read before it had one is on the
+// sandbox rail.
+func railOf(it txn.Item) string {
+	if it.Rail == "" {
+		return "sandbox"
+	}
+	return it.Rail
 }
 
 // Payable renders a payable. It never carries the link.
@@ -53,6 +63,7 @@ func Payable(it txn.Item) events.Payable {
 		SendAt: apitime.FormatPtr(it.SendAt), CampaignID: it.CampaignID, CustomFields: custom(it.CustomFields),
 		Destination: dest, IdentityVerifiedAt: apitime.FormatPtr(it.IdentityVerifiedAt), DisbursedAt: apitime.FormatPtr(it.DisbursedAt),
 		FailureReason: it.FailureReason, LatestMessage: latest(it.LatestMessage),
+		Rail: railOf(it), ProviderReference: it.ProviderReference,
 		CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt),
 	}
 }
@@ -60,21 +71,24 @@ func Payable(it txn.Item) events.Payable {
 // Transaction is the parent record as the campaign-assignment answer shows
 // it.
 type Transaction struct {
-	ID           string  `json:"id"`
-	Direction    string  `json:"direction"`
-	ContactID    string  `json:"contact_id"`
-	CampaignID   *string `json:"campaign_id"`
-	Status       string  `json:"status"`
-	ReceivableID *string `json:"receivable_id,omitempty"`
-	PayableID    *string `json:"payable_id,omitempty"`
-	CreatedAt    string  `json:"created_at"`
-	UpdatedAt    string  `json:"updated_at"`
+	ID         string  `json:"id"`
+	Direction  string  `json:"direction"`
+	ContactID  string  `json:"contact_id"`
+	CampaignID *string `json:"campaign_id"`
+	Status     string  `json:"status"`
+	Rail       string  `json:"rail"`
+	// ProviderReference is the provider's id of the payment or transfer.
+	ProviderReference *string `json:"provider_reference"`
+	ReceivableID      *string `json:"receivable_id,omitempty"`
+	PayableID         *string `json:"payable_id,omitempty"`
+	CreatedAt         string  `json:"created_at"`
+	UpdatedAt         string  `json:"updated_at"`
 }
 
 // NewTransaction renders the parent of it.
 func NewTransaction(it txn.Item) Transaction {
 	t := Transaction{ID: it.TransactionID, Direction: string(it.Direction), ContactID: it.ContactID,
-		CampaignID: it.CampaignID, Status: string(it.Status), CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt)}
+		CampaignID: it.CampaignID, Status: string(it.Status), Rail: railOf(it), ProviderReference: it.ProviderReference, CreatedAt: apitime.Format(it.CreatedAt), UpdatedAt: apitime.Format(it.UpdatedAt)}
 	id := it.ID
 	if it.Direction == txn.Payable {
 		t.PayableID = &id

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/ids"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -11,7 +12,7 @@ import (
 // CreateEndpoint validates in and stores a new endpoint with a new signing
 // secret, which it returns in plaintext: the only time besides
 // rotate-secret that anyone sees it.
-func (a *App) CreateEndpoint(ctx context.Context, tenantID string, in webhook.Input) (webhook.WithSecret, error) {
+func (a *App) CreateEndpoint(ctx context.Context, wtx idempotency.Tx, tenantID string, in webhook.Input) (webhook.WithSecret, error) {
 	ch, err := webhook.Validate(in, webhook.Create)
 	if err != nil {
 		return webhook.WithSecret{}, err
@@ -31,7 +32,7 @@ func (a *App) CreateEndpoint(ctx context.Context, tenantID string, in webhook.In
 	if e.Secret, err = a.seal(tenantID, e.ID, secret); err != nil {
 		return webhook.WithSecret{}, err
 	}
-	err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, wtx, tenantID, func(tx *store.Tx) error {
 		return tx.InsertEndpoint(ctx, e)
 	})
 	if err != nil {

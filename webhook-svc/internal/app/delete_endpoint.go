@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 )
 
@@ -12,7 +13,7 @@ func (a *App) DeleteEndpoint(ctx context.Context, tenantID, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	return a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	return a.store.Write(ctx, idempotency.Tx{}, tenantID, func(tx *store.Tx) error {
 		if _, err := tx.Endpoint(ctx, id, true); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
@@ -11,7 +12,7 @@ import (
 // plaintext, once. The replaced secret keeps signing deliveries (a second
 // signature) for webhook.PreviousSecretGrace, so receivers can switch
 // without dropping any. Delivery history is kept.
-func (a *App) RotateSecret(ctx context.Context, tenantID, id string) (webhook.WithSecret, error) {
+func (a *App) RotateSecret(ctx context.Context, wtx idempotency.Tx, tenantID, id string) (webhook.WithSecret, error) {
 	if err := checkID(id); err != nil {
 		return webhook.WithSecret{}, err
 	}
@@ -24,7 +25,7 @@ func (a *App) RotateSecret(ctx context.Context, tenantID, id string) (webhook.Wi
 		return webhook.WithSecret{}, err
 	}
 	var e store.EndpointRow
-	err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, wtx, tenantID, func(tx *store.Tx) error {
 		if e, err = tx.Endpoint(ctx, id, true); err != nil {
 			return err
 		}

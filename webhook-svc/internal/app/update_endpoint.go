@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
@@ -11,7 +12,7 @@ import (
 // Turning is_active off cancels the endpoint's pending and retrying
 // deliveries; turning it on re-enables an endpoint the platform disabled
 // and resets its consecutive failures.
-func (a *App) UpdateEndpoint(ctx context.Context, tenantID, id string, in webhook.Input, mode webhook.Mode) (webhook.Endpoint, error) {
+func (a *App) UpdateEndpoint(ctx context.Context, wtx idempotency.Tx, tenantID, id string, in webhook.Input, mode webhook.Mode) (webhook.Endpoint, error) {
 	if err := checkID(id); err != nil {
 		return webhook.Endpoint{}, err
 	}
@@ -20,7 +21,7 @@ func (a *App) UpdateEndpoint(ctx context.Context, tenantID, id string, in webhoo
 		return webhook.Endpoint{}, err
 	}
 	var e store.EndpointRow
-	err = a.store.Write(ctx, tenantID, func(tx *store.Tx) error {
+	err = a.store.Write(ctx, wtx, tenantID, func(tx *store.Tx) error {
 		if e, err = tx.Endpoint(ctx, id, true); err != nil {
 			return err
 		}

@@ -13,16 +13,17 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
+	"golang.org/x/sync/errgroup"
 )
 
 // Defaults of Options.
@@ -154,16 +155,15 @@ func (d *Dispatcher) Wake() { signal(d.wake) }
 func (d *Dispatcher) Run(ctx context.Context) error {
 	ticker := time.NewTicker(d.opts.PollInterval)
 	defer ticker.Stop()
-	sem := make(chan struct{}, d.opts.Concurrency)
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	slots := newSlots(d.opts.Concurrency)
+	defer slots.wait()
 	lastPrune := time.Now()
 	refill := max(1, d.opts.Concurrency/4)
 	claim := true
 	for {
-		free := cap(sem) - len(sem)
+		free := slots.free()
 		if claim && free > 0 {
-			n, err := d.dispatchDue(ctx, free, sem, &wg)
+			n, err := d.dispatchDue(ctx, free, slots)
 			if err != nil && ctx.Err() == nil {
 				d.log.Warn("dispatching due deliveries", "err", err)
 			}
@@ -186,8 +186,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			// Refill in chunks: one claim and one read of the deliveries
 			// per quarter of the slots, not per finished attempt. A wake-up
 			// or the next poll claims for fewer free slots.
-			free := cap(sem) - len(sem)
-			claim = free >= refill || free == cap(sem)
+			free := slots.free()
+			claim = free >= refill || free == d.opts.Concurrency
 		}
 	}
 }
@@ -195,12 +195,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 // RunOnce sends every delivery due now and returns how many it handled. It
 // is Run without the waiting, for tests that drive an injected clock.
 func (d *Dispatcher) RunOnce(ctx context.Context) (int, error) {
-	sem := make(chan struct{}, d.opts.Concurrency)
 	total := 0
 	for {
-		var wg sync.WaitGroup
-		n, err := d.dispatchDue(ctx, d.opts.Concurrency, sem, &wg)
-		wg.Wait()
+		slots := newSlots(d.opts.Concurrency)
+		n, err := d.dispatchDue(ctx, d.opts.Concurrency, slots)
+		slots.wait()
 		total += n
 		if err != nil || n == 0 {
 			return total, err
@@ -208,9 +207,44 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (int, error) {
 	}
 }
 
+// slots runs the attempts, at most Concurrency at once (errgroup's limit),
+// and counts those in flight: Run claims only as many deliveries as there
+// are free slots, which errgroup does not tell.
+type slots struct {
+	g        errgroup.Group
+	size     int
+	inFlight atomic.Int64
+}
+
+func newSlots(size int) *slots {
+	s := &slots{size: size}
+	s.g.SetLimit(size)
+	return s
+}
+
+// free is how many attempts may start now without waiting.
+func (s *slots) free() int { return s.size - int(s.inFlight.Load()) }
+
+// start runs fn in a slot, waiting for one to free up; freed is called
+// once fn has returned and its slot counts as free.
+func (s *slots) start(fn, freed func()) {
+	s.inFlight.Add(1)
+	s.g.Go(func() error {
+		defer func() {
+			s.inFlight.Add(-1)
+			freed()
+		}()
+		fn()
+		return nil
+	})
+}
+
+// wait waits for every attempt started.
+func (s *slots) wait() { _ = s.g.Wait() } // attempts record their own outcome and return nil
+
 // dispatchDue claims up to limit due deliveries and starts them, each
-// holding a slot of sem until it is recorded.
-func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, sem chan struct{}, wg *sync.WaitGroup) (int, error) {
+// holding a slot until it is recorded.
+func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, slots *slots) (int, error) {
 	now := d.now()
 	claims, err := d.opts.Store.ClaimDue(ctx, now, now.Add(d.opts.Lease), limit, ids.New())
 	if err != nil || len(claims) == 0 {
@@ -225,14 +259,7 @@ func (d *Dispatcher) dispatchDue(ctx context.Context, limit int, sem chan struct
 	sendCtx := context.WithoutCancel(ctx)
 	for _, c := range claims {
 		job, ok := jobs[c.DeliveryID]
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() {
-				<-sem
-				signal(d.freed)
-			}()
-			d.handle(sendCtx, c, job, ok)
-		})
+		slots.start(func() { d.handle(sendCtx, c, job, ok) }, func() { signal(d.freed) })
 	}
 	return len(claims), nil
 }

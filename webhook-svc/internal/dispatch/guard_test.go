@@ -9,6 +9,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -41,7 +42,7 @@ func TestRotationSignsWithBothSecretsFor24Hours(t *testing.T) {
 	env := testenv.New(t, clock)
 	rc := testenv.NewReceiver(t, nil)
 	ep := env.Endpoint(t, tenant, rc.URL(), "*")
-	rotated, err := env.App.RotateSecret(context.Background(), tenant, ep.ID)
+	rotated, err := env.App.RotateSecret(context.Background(), idempotency.Tx{}, tenant, ep.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestDisableAndDeleteCancelOpenDeliveries(t *testing.T) {
 	deleted := env.Endpoint(t, tenant, rc.URL(), "*")
 	env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
 	off := false
-	if _, err := env.App.UpdateEndpoint(ctx, tenant, disabled.ID, webhook.Input{IsActive: &off}, webhook.Patch); err != nil {
+	if _, err := env.App.UpdateEndpoint(ctx, idempotency.Tx{}, tenant, disabled.ID, webhook.Input{IsActive: &off}, webhook.Patch); err != nil {
 		t.Fatal(err)
 	}
 	if err := env.App.DeleteEndpoint(ctx, tenant, deleted.ID); err != nil {

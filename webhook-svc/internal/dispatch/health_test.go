@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -119,7 +120,7 @@ func TestFiftyConsecutiveFailuresDisableTheEndpoint(t *testing.T) {
 	}
 
 	active := true
-	re, err := env.App.UpdateEndpoint(context.Background(), tenant, ep.ID, webhook.Input{IsActive: &active}, webhook.Patch)
+	re, err := env.App.UpdateEndpoint(context.Background(), idempotency.Tx{}, tenant, ep.ID, webhook.Input{IsActive: &active}, webhook.Patch)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -159,7 +160,7 @@ func TestWebhookURLsThatReachPrivateAddressesAreRefused(t *testing.T) {
 	created := map[string]string{} // row name → endpoint id
 	for _, tt := range tests {
 		u := tt.url
-		ep, err := env.App.CreateEndpoint(ctx, tenant, webhook.Input{Name: &name, URL: &u, SubscribedEvents: &events})
+		ep, err := env.App.CreateEndpoint(ctx, idempotency.Tx{}, tenant, webhook.Input{Name: &name, URL: &u, SubscribedEvents: &events})
 		var ve *webhook.ValidationError
 		switch {
 		case tt.where == atCreate && errors.As(err, &ve) && len(ve.Fields["url"]) > 0:

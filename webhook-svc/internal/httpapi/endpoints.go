@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/internal/wire"
@@ -34,7 +35,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	}
 	list, total, err := h.app.ListEndpoints(c.UserContext(), tenant(c), app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Endpoints(list), page, total)
 }
@@ -45,8 +46,8 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, &in); err != nil {
 		return err
 	}
-	return h.withSecret(c, http.StatusCreated, func(c *fiber.Ctx) (webhook.WithSecret, error) {
-		return h.app.CreateEndpoint(c.UserContext(), tenant(c), in)
+	return h.withSecret(c, http.StatusCreated, func(c *fiber.Ctx, tx idempotency.Tx) (webhook.WithSecret, error) {
+		return h.app.CreateEndpoint(c.UserContext(), tx, tenant(c), in)
 	})
 }
 
@@ -54,25 +55,29 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 func (h *Handlers) show(c *fiber.Ctx) error {
 	e, err := h.app.GetEndpoint(c.UserContext(), tenant(c), c.Params("endpoint"))
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewEndpoint(e))
 }
 
 // replace answers PUT /webhook-endpoints/{endpoint}.
-func (h *Handlers) replace(c *fiber.Ctx) error { return h.update(c, webhook.Replace) }
+func (h *Handlers) replace(c *fiber.Ctx, tx idempotency.Tx) error {
+	return h.update(c, tx, webhook.Replace)
+}
 
 // patch answers PATCH /webhook-endpoints/{endpoint}.
-func (h *Handlers) patch(c *fiber.Ctx) error { return h.update(c, webhook.Patch) }
+func (h *Handlers) patch(c *fiber.Ctx, tx idempotency.Tx) error {
+	return h.update(c, tx, webhook.Patch)
+}
 
-func (h *Handlers) update(c *fiber.Ctx, mode webhook.Mode) error {
+func (h *Handlers) update(c *fiber.Ctx, tx idempotency.Tx, mode webhook.Mode) error {
 	var body updateBody
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	e, err := h.app.UpdateEndpoint(c.UserContext(), tenant(c), c.Params("endpoint"), body.Input, mode)
+	e, err := h.app.UpdateEndpoint(c.UserContext(), tx, tenant(c), c.Params("endpoint"), body.Input, mode)
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewEndpoint(e))
 }
@@ -80,7 +85,7 @@ func (h *Handlers) update(c *fiber.Ctx, mode webhook.Mode) error {
 // remove answers DELETE /webhook-endpoints/{endpoint}: 204.
 func (h *Handlers) remove(c *fiber.Ctx) error {
 	if err := h.app.DeleteEndpoint(c.UserContext(), tenant(c), c.Params("endpoint")); err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.NoContent(c)
 }
@@ -92,8 +97,8 @@ func (h *Handlers) rotate(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, &empty); err != nil {
 		return err
 	}
-	return h.withSecret(c, http.StatusOK, func(c *fiber.Ctx) (webhook.WithSecret, error) {
-		return h.app.RotateSecret(c.UserContext(), tenant(c), c.Params("endpoint"))
+	return h.withSecret(c, http.StatusOK, func(c *fiber.Ctx, tx idempotency.Tx) (webhook.WithSecret, error) {
+		return h.app.RotateSecret(c.UserContext(), tx, tenant(c), c.Params("endpoint"))
 	})
 }
 
@@ -111,7 +116,7 @@ func (h *Handlers) deliveries(c *fiber.Ctx) error {
 	list, total, err := h.app.ListDeliveries(c.UserContext(), tenant(c), c.Params("endpoint"), f,
 		app.Page{Limit: page.PerPage, Offset: page.Offset()})
 	if err != nil {
-		return apiError(err)
+		return err
 	}
 	return httpx.Collection(c, wire.Deliveries(list), page, total)
 }

@@ -37,13 +37,12 @@ type Handlers struct {
 // pool runs the Idempotency-Key transactions.
 func Register(r fiber.Router, a *app.App, pool *pgxpool.Pool, v *authz.Verifier) {
 	h := &Handlers{app: a, pool: pool}
-	idem := idempotency.Middleware(pool)
 	g := r.Group("/api/v1/webhook-endpoints", authz.Middleware(v))
 	g.Get("", authz.Require(AbilityViewAny), h.list)
 	g.Post("", authz.Require(AbilityCreate), h.create)
 	g.Get("/:endpoint", authz.Require(AbilityView), h.show)
-	g.Put("/:endpoint", authz.Require(AbilityUpdate), idem, h.replace)
-	g.Patch("/:endpoint", authz.Require(AbilityUpdate), idem, h.patch)
+	g.Put("/:endpoint", authz.Require(AbilityUpdate), idempotency.Wrap(pool, h.replace))
+	g.Patch("/:endpoint", authz.Require(AbilityUpdate), idempotency.Wrap(pool, h.patch))
 	g.Delete("/:endpoint", authz.Require(AbilityDelete), h.remove)
 	g.Post("/:endpoint/rotate-secret", authz.Require(AbilityUpdate), h.rotate)
 	g.Get("/:endpoint/deliveries", authz.Require(AbilityView), h.deliveries)

@@ -12,7 +12,6 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/libs/tenancy"
-	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/internal/wire"
 )
@@ -23,15 +22,15 @@ type dataEnvelope struct {
 
 // withSecret answers a write whose response shows the signing secret
 // (create, rotate-secret). Without Idempotency-Key it runs and renders. With
-// one it guards the write like idempotency.Middleware does, except that the
+// one it guards the write like idempotency.Wrap does, except that the
 // response stored for replay omits the secret (contract section 3): the
 // secret is shown once, to the request that made it.
-func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (webhook.WithSecret, error)) error {
+func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx, idempotency.Tx) (webhook.WithSecret, error)) error {
 	key := c.Get(idempotency.HeaderKey)
 	if key == "" {
-		ws, err := run(c)
+		ws, err := run(c, idempotency.Tx{})
 		if err != nil {
-			return apiError(err)
+			return err
 		}
 		return httpx.Data(c, status, wire.NewEndpointWithSecret(ws))
 	}
@@ -51,12 +50,10 @@ func (h *Handlers) withSecret(c *fiber.Ctx, status int, run func(*fiber.Ctx) (we
 	)
 	err := tenancy.Do(ctx, h.pool, tenantID, func(tx pgx.Tx) error {
 		var err error
-		resp, replay, err = idempotency.Run(ctx, tx, req, func(sp pgx.Tx) (idempotency.Response, error) {
-			c.SetUserContext(store.WithTx(ctx, sp, tenantID))
-			defer c.SetUserContext(ctx)
-			ws, err := run(c)
+		resp, replay, err = idempotency.Run(ctx, tx, req, func(wtx idempotency.Tx) (idempotency.Response, error) {
+			ws, err := run(c, wtx)
 			if err != nil {
-				return idempotency.Response{}, apiError(err)
+				return idempotency.Response{}, err
 			}
 			var stored []byte
 			if full, stored, err = renderBoth(ws); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/webhook-svc/internal/ingest"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
@@ -35,7 +36,7 @@ func TestHandleMatchesEndpointsOnce(t *testing.T) {
 	payables := env.Endpoint(t, tenant, url, "payable.*")
 	inactive := env.Endpoint(t, tenant, url, "*")
 	off := false
-	if _, err := env.App.UpdateEndpoint(ctx, tenant, inactive.ID, webhook.Input{IsActive: &off}, webhook.Patch); err != nil {
+	if _, err := env.App.UpdateEndpoint(ctx, idempotency.Tx{}, tenant, inactive.ID, webhook.Input{IsActive: &off}, webhook.Patch); err != nil {
 		t.Fatal(err)
 	}
 	otherTenant := env.Endpoint(t, other, url, "*")

@@ -6,7 +6,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -35,39 +34,13 @@ type Tx struct {
 // TenantID is the tenant the transaction is scoped to.
 func (t *Tx) TenantID() string { return t.tenantID }
 
-var errTenantMismatch = errors.New("store: the request's transaction is scoped to another tenant")
-
-type txKey struct{}
-
-type scoped struct {
-	tx       pgx.Tx
-	tenantID string
-}
-
-// WithTx returns ctx carrying tx, a transaction scoped to tenantID, for Write
-// to join: handlers that run idempotency.Run themselves use it.
-func WithTx(ctx context.Context, tx pgx.Tx, tenantID string) context.Context {
-	return context.WithValue(ctx, txKey{}, scoped{tx: tx, tenantID: tenantID})
-}
-
-// Write runs fn in a read-write transaction scoped to tenantID and commits
-// when fn returns nil. When ctx carries the transaction of an
-// Idempotency-Key (idempotency.Middleware or WithTx), fn runs in it instead,
-// so the write commits together with the stored response.
-func (s *Store) Write(ctx context.Context, tenantID string, fn func(*Tx) error) error {
-	tx, scope, ok := idempotency.TxFrom(ctx)
-	if !ok {
-		var sc scoped
-		sc, ok = ctx.Value(txKey{}).(scoped)
-		tx, scope = sc.tx, sc.tenantID
-	}
-	if ok {
-		if scope != tenantID {
-			return errTenantMismatch
-		}
-		return fn(&Tx{tx: tx, tenantID: tenantID})
-	}
-	return tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+// Write runs fn in the request's write transaction wtx (idempotency.InTx):
+// the transaction of its Idempotency-Key (idempotency.Wrap or Run), so the
+// write commits together with the stored response, or, for the zero wtx, a
+// read-write transaction of its own scoped to tenantID, committed when fn
+// returns nil.
+func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
+	return idempotency.InTx(ctx, wtx, s.pool, tenancy.Do, tenantID, func(tx pgx.Tx) error {
 		return fn(&Tx{tx: tx, tenantID: tenantID})
 	})
 }

@@ -15,10 +15,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
 	"github.com/paylane/paylane/webhook-svc/internal/ingest"
-	"github.com/paylane/paylane/webhook-svc/internal/sealer"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/migrations"
@@ -109,7 +110,7 @@ func New(t testing.TB, clock *Clock) *Env {
 func (e *Env) Endpoint(t testing.TB, tenantID, url string, patterns ...string) webhook.WithSecret {
 	t.Helper()
 	name := "receiver"
-	ep, err := e.App.CreateEndpoint(context.Background(), tenantID, webhook.Input{Name: &name, URL: &url, SubscribedEvents: &patterns})
+	ep, err := e.App.CreateEndpoint(context.Background(), idempotency.Tx{}, tenantID, webhook.Input{Name: &name, URL: &url, SubscribedEvents: &patterns})
 	if err != nil {
 		t.Fatalf("creating endpoint: %v", err)
 	}

@@ -3,14 +3,15 @@
 package webhook
 
 import (
-	"errors"
 	"time"
+
+	"github.com/paylane/paylane/libs/apierr"
 )
 
 // Errors of the domain; httpapi maps them to the API's codes.
 var (
 	// ErrNotFound: no such endpoint in the tenant (or it was deleted).
-	ErrNotFound = errors.New("webhook endpoint not found")
+	ErrNotFound = apierr.NewSentinel("webhook endpoint not found", apierr.NotFound())
 )
 
 // ValidationError names each invalid field with its messages (422).
@@ -19,6 +20,9 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string { return "invalid webhook endpoint" }
+
+// APIError answers 422 validation_failed with the fields' messages.
+func (e *ValidationError) APIError() *apierr.Error { return apierr.Validation(e.Fields) }
 
 // Endpoint is a tenant's webhook endpoint as the API shows it. The signing
 // secret is not part of it: it travels only in SecretEndpoint, once.
