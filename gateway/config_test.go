@@ -45,22 +45,24 @@ func TestParseRoutes(t *testing.T) {
 
 func TestConfigFromEnv(t *testing.T) {
 	for k, v := range map[string]string{
-		"IDENTITY_URL":                  "http://identity-svc:8080",
-		"ADMIN_TOKEN":                   "admin",
-		"ROUTES":                        "/api/v1/contacts=http://contacts-svc:8080",
-		"ADMIN_ROUTES":                  "/admin/v1/tenants=http://identity-svc:8080",
-		"KAFKA_BROKERS":                 "k1:9092, k2:9092",
-		"RATE_LIMIT_TOKEN_PER_MINUTE":   "100",
-		"TOKEN_CACHE_TTL":               "3s",
-		"READ_TIMEOUT":                  "2s",
-		"LISTEN_ADDR":                   "",
-		"RATE_LIMIT_IP_PER_MINUTE":      "",
-		"RATE_LIMIT_WEBHOOK_PER_MINUTE": "",
-		"TLS_CERT_FILE":                 "",
-		"TLS_KEY_FILE":                  "",
-		"PUBLIC_BASE_URL":               "",
-		"REDIS_URL":                     "",
-		"LOG_LEVEL":                     "",
+		"IDENTITY_URL":                    "http://identity-svc:8080",
+		"ADMIN_TOKEN":                     "admin",
+		"ROUTES":                          "/api/v1/contacts=http://contacts-svc:8080",
+		"ADMIN_ROUTES":                    "/admin/v1/tenants=http://identity-svc:8080",
+		"KAFKA_BROKERS":                   "k1:9092, k2:9092",
+		"RATE_LIMIT_TOKEN_PER_MINUTE":     "100",
+		"TOKEN_CACHE_TTL":                 "3s",
+		"READ_TIMEOUT":                    "2s",
+		"LISTEN_ADDR":                     "",
+		"RATE_LIMIT_IP_PER_MINUTE":        "",
+		"RATE_LIMIT_WEBHOOK_PER_MINUTE":   "",
+		"RATE_LIMIT_PAGE_IP_PER_MINUTE":   "",
+		"RATE_LIMIT_PAGE_LINK_PER_MINUTE": "",
+		"TLS_CERT_FILE":                   "",
+		"TLS_KEY_FILE":                    "",
+		"PUBLIC_BASE_URL":                 "",
+		"REDIS_URL":                       "",
+		"LOG_LEVEL":                       "",
 	} {
 		t.Setenv(k, v)
 	}
@@ -75,8 +77,9 @@ func TestConfigFromEnv(t *testing.T) {
 		Routes:         []gateway.Route{{Prefix: "/api/v1/contacts", Upstream: "http://contacts-svc:8080"}},
 		AdminRoutes:    []gateway.Route{{Prefix: "/admin/v1/tenants", Upstream: "http://identity-svc:8080"}},
 		KafkaBrokers:   []string{"k1:9092", "k2:9092"},
-		TokenPerMinute: 100, IPPerMinute: 30, WebhookPerMinute: 120, TokenCacheTTL: 3 * time.Second,
-		ReadTimeout: 2 * time.Second,
+		TokenPerMinute: 100, IPPerMinute: 30, WebhookPerMinute: 120, PageIPPerMinute: 300, PageLinkPerMinute: 30,
+		TokenCacheTTL: 3 * time.Second,
+		ReadTimeout:   2 * time.Second,
 	}
 	if diff := cmp.Diff(want, cfg, cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".Ready" || p.Last().String() == ".ExtraRootCAs"
@@ -87,6 +90,7 @@ func TestConfigFromEnv(t *testing.T) {
 	for name, env := range map[string][2]string{
 		"no identity":      {"IDENTITY_URL", ""},
 		"bad limit":        {"RATE_LIMIT_IP_PER_MINUTE", "many"},
+		"bad page limit":   {"RATE_LIMIT_PAGE_LINK_PER_MINUTE", "0"},
 		"bad ttl":          {"TOKEN_CACHE_TTL", "5"},
 		"bad read timeout": {"READ_TIMEOUT", "-1s"},
 		"cert without key": {"TLS_CERT_FILE", "/tmp/cert.pem"},

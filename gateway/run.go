@@ -161,7 +161,8 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *prox
 	}
 	return edge.New(edge.Config{
 		Table: table, Routes: prefixes(cfg.Routes), Resolver: resolver, Limiter: stores.limiter, Keys: stores.keys,
-		Limits:    edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute},
+		Limits: edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute,
+			PageIP: cfg.PageIPPerMinute, PageLink: cfg.PageLinkPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: cfg.Logger,
 		ReadTimeout: cfg.ReadTimeout,
 	}), nil

@@ -28,7 +28,11 @@ const (
 	DefaultTokenPerMinute   = 60
 	DefaultIPPerMinute      = 30
 	DefaultWebhookPerMinute = 120
-	DefaultTokenCacheTTL    = 5 * time.Second
+	// The hosted pages' own limits (contract section 1, revised): many
+	// payers share one carrier IP.
+	DefaultPageIPPerMinute   = 300
+	DefaultPageLinkPerMinute = 30
+	DefaultTokenCacheTTL     = 5 * time.Second
 	// DefaultReadTimeout is the time a client has to send a whole request
 	// (line, headers and body) once its first byte arrived; past it the
 	// answer is 408.
@@ -63,6 +67,9 @@ type Config struct {
 	// Per-minute limits: per token (unless the tenant's own limit is set),
 	// per IP without a valid token, per IP on /webhooks/.
 	TokenPerMinute, IPPerMinute, WebhookPerMinute int
+	// Per-minute limits of the hosted pages (/l/...): per client IP, and per
+	// payment or payout link.
+	PageIPPerMinute, PageLinkPerMinute int
 	// TokenCacheTTL bounds how long an introspection answer is reused.
 	TokenCacheTTL time.Duration
 	// ReadTimeout bounds reading a request on the public and admin
@@ -168,7 +175,8 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.TokenCacheTTL < 0 || c.ReadTimeout < 0 {
+	if c.TokenPerMinute < 0 || c.IPPerMinute < 0 || c.WebhookPerMinute < 0 || c.PageIPPerMinute < 0 ||
+		c.PageLinkPerMinute < 0 || c.TokenCacheTTL < 0 || c.ReadTimeout < 0 {
 		errs = append(errs, errors.New("rate limits, TOKEN_CACHE_TTL and READ_TIMEOUT must not be negative"))
 	}
 	return errors.Join(errs...)
@@ -184,6 +192,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WebhookPerMinute == 0 {
 		c.WebhookPerMinute = DefaultWebhookPerMinute
+	}
+	if c.PageIPPerMinute == 0 {
+		c.PageIPPerMinute = DefaultPageIPPerMinute
+	}
+	if c.PageLinkPerMinute == 0 {
+		c.PageLinkPerMinute = DefaultPageLinkPerMinute
 	}
 	if c.TokenCacheTTL == 0 {
 		c.TokenCacheTTL = DefaultTokenCacheTTL

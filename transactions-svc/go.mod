@@ -3,10 +3,12 @@ module github.com/paylane/paylane/transactions-svc
 go 1.26.8
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/segmentio/kafka-go v0.4.51
+	github.com/stripe/stripe-go/v82 v82.5.1
 	golang.org/x/sync v0.24.0
 )
 
@@ -14,6 +16,8 @@ require (
 	github.com/andybalholm/brotli v1.2.6 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/golang-lru v1.0.2 // indirect
@@ -53,7 +57,6 @@ require (
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
-	github.com/stripe/stripe-go/v82 v82.5.1
 )
 
 replace (

@@ -45,7 +45,8 @@ func Migrate(ctx context.Context, cfg Config) error {
 // gracefully: it migrates (when MigrateDatabaseURL is set), opens the app
 // pool, serves the API and the hosted pages on HTTPAddr and probes and
 // metrics on InternalAddr, and runs the scheduler, the idempotency-key
-// cleanup and, with brokers, the outbox relay and the message consumer.
+// cleanup and, with brokers, the outbox relay and the message and tenant
+// consumers.
 func Run(ctx context.Context, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("invalid configuration: %w", err)
@@ -113,4 +114,5 @@ func startWorkers(svc *svcrun.Service, cfg Config, st *store.Store, uc *app.App,
 	}
 	svc.Go("outbox relay", outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run)
 	svc.Go("message consumer", func(ctx context.Context) error { return consumer.Run(ctx, cfg.KafkaBrokers, uc, log) })
+	svc.Go("tenant consumer", func(ctx context.Context) error { return consumer.RunTenants(ctx, cfg.KafkaBrokers, uc, log) })
 }

@@ -39,6 +39,7 @@ func TestTransactionsEndToEnd(t *testing.T) {
 	var paid, cards, payout, delayed string
 	t.Run("receivable paid on its hosted page", func(t *testing.T) { paid = x.payReceivable(t) })
 	t.Run("pay and payout pages in Chromium", x.payInChromium)
+	t.Run("hosted pages: the tenant's name and the per-link limit", x.hostedPages)
 	t.Run("each sandbox card", func(t *testing.T) { cards = x.sandboxCards(t) })
 	t.Run("payout chosen on its hosted page", func(t *testing.T) { payout = x.payout(t) })
 	t.Run("payout identity and disbursement failures", func(t *testing.T) { delayed = x.payoutFailures(t) })

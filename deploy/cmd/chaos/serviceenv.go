@@ -12,11 +12,11 @@ var retrySchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.
 
 // serviceEnv is what the chaos run changes in the processes' environment,
 // on top of the devstack's: the hosted pages are rate limited per client
-// IP (30 a minute), and every customer of the load shares this machine's;
-// webhook retries run on compressed time.
+// IP (300 a minute) and per link, and every customer of the load shares
+// this machine's address; webhook retries run on compressed time.
 func serviceEnv() map[string][]string {
 	return map[string][]string{
-		"gateway":     {"RATE_LIMIT_IP_PER_MINUTE=1000000"},
+		"gateway":     {"RATE_LIMIT_IP_PER_MINUTE=1000000", "RATE_LIMIT_PAGE_IP_PER_MINUTE=1000000", "RATE_LIMIT_PAGE_LINK_PER_MINUTE=1000000"},
 		"webhook-svc": {"WEBHOOK_RETRY_TIME_SCALE=0.002"},
 	}
 }

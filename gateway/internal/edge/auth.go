@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/ratelimit"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -56,23 +57,50 @@ func (p *public) limitToken(c *fiber.Ctx, intro *tokens.Resolved) error {
 	return p.limit(c, "token:"+strconv.FormatInt(intro.TokenID, 10), perMinute)
 }
 
+// budget is one rate limit a request counts against.
+type budget struct {
+	key       string
+	perMinute int
+}
+
 // limit counts the request against key, sets the X-RateLimit-* headers and
-// refuses it with 429 and Retry-After once the limit is spent. A limiter
-// that fails (Redis down) lets the request through: the limits protect the
-// platform, an outage of their store must not take the API down.
+// refuses it with 429 and Retry-After once the limit is spent.
 func (p *public) limit(c *fiber.Ctx, key string, perMinute int) error {
-	res, err := p.cfg.Limiter.Allow(c.UserContext(), "gateway:"+key, perMinute)
-	if err != nil {
-		p.log.WarnContext(c.UserContext(), "rate limiter failed, request let through",
-			"request_id", reqid.From(c.UserContext()), "error", err.Error())
+	return p.limits(c, budget{key, perMinute})
+}
+
+// limits counts the request against each budget in turn and refuses it
+// with 429 and Retry-After at the first one spent (the later ones are not
+// counted). The X-RateLimit-* headers are those of the refusing budget, else
+// of the one with the fewest requests left: the limit a client will meet
+// first. A limiter that fails (Redis down) lets the request through: the
+// limits protect the platform, an outage of their store must not take the
+// API down.
+func (p *public) limits(c *fiber.Ctx, budgets ...budget) error {
+	var shown *ratelimit.Result
+	for _, b := range budgets {
+		res, err := p.cfg.Limiter.Allow(c.UserContext(), "gateway:"+b.key, b.perMinute)
+		if err != nil {
+			p.log.WarnContext(c.UserContext(), "rate limiter failed, request let through",
+				"request_id", reqid.From(c.UserContext()), "error", err.Error())
+			continue
+		}
+		if shown == nil || !res.Allowed || res.Remaining < shown.Remaining {
+			shown = &res
+		}
+		if !res.Allowed {
+			break
+		}
+	}
+	if shown == nil {
 		return nil
 	}
-	c.Set(HeaderLimit, strconv.Itoa(res.Limit))
-	c.Set(HeaderRemaining, strconv.Itoa(max(res.Remaining, 0)))
-	if res.Allowed {
+	c.Set(HeaderLimit, strconv.Itoa(shown.Limit))
+	c.Set(HeaderRemaining, strconv.Itoa(max(shown.Remaining, 0)))
+	if shown.Allowed {
 		return nil
 	}
 	e := apierr.New(http.StatusTooManyRequests, apierr.CodeRateLimited, "Too many requests.")
-	e.RetryAfter = res.RetryAfterSeconds()
+	e.RetryAfter = shown.RetryAfterSeconds()
 	return e
 }

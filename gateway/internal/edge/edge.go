@@ -42,6 +42,10 @@ type Limits struct {
 	Token   int // per token, unless the tenant's own limit is set
 	IP      int // per client IP without a valid token
 	Webhook int // per client IP on /webhooks/
+	// PageIP and PageLink limit the hosted pages (/l/...): per client IP,
+	// and per payment or payout link (/l/r/{id}, /l/p/{id}). Many payers
+	// share one carrier IP, so the pages have budgets of their own.
+	PageIP, PageLink int
 }
 
 // Config is what the public edge needs.

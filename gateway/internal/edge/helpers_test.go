@@ -44,7 +44,7 @@ type env struct {
 }
 
 // newEnv starts the edge; mod may change its configuration. Routes:
-// /api/v1/contacts, /l/r, /webhooks/sms/inbound and /dashboard go to the upstream;
+// /api/v1/contacts, /l/r, /l/p, /l/o, /webhooks/sms/inbound and /dashboard go to the upstream;
 // /api/v1/receivables is documented but has no route.
 func newEnv(t testing.TB, mod func(*edge.Config, *env)) *env {
 	t.Helper()
@@ -60,11 +60,13 @@ func newEnv(t testing.TB, mod func(*edge.Config, *env)) *env {
 		Routes: routing.NewPrefixes([]routing.Pair{
 			{Prefix: "/api/v1/contacts", Upstream: e.upstream.URL},
 			{Prefix: "/l/r", Upstream: e.upstream.URL},
+			{Prefix: "/l/p", Upstream: e.upstream.URL},
+			{Prefix: "/l/o", Upstream: e.upstream.URL},
 			{Prefix: "/webhooks/sms/inbound", Upstream: e.upstream.URL},
 			{Prefix: "/dashboard", Upstream: e.upstream.URL},
 		}),
 		Limiter:   ratelimit.NewMemory(time.Now),
-		Limits:    edge.Limits{Token: 60, IP: 30, Webhook: 120},
+		Limits:    edge.Limits{Token: 60, IP: 30, Webhook: 120, PageIP: 300, PageLink: 30},
 		Forwarder: proxy.NewForwarder(proxy.Options{}),
 		Document:  []byte(testDoc),
 	}
@@ -110,6 +112,7 @@ type req struct {
 	contentType  string
 	encoding     string // Content-Encoding when set
 	requestID    string
+	accept       string // Accept when set
 }
 
 func do(t *testing.T, base string, r req) response {
@@ -135,6 +138,9 @@ func do(t *testing.T, base string, r req) response {
 	}
 	if r.requestID != "" {
 		hr.Header.Set("X-Request-Id", r.requestID)
+	}
+	if r.accept != "" {
+		hr.Header.Set("Accept", r.accept)
 	}
 	resp, err := http.DefaultClient.Do(hr)
 	if err != nil {

@@ -34,7 +34,8 @@ type target struct {
 	kind     kind
 	upstream string
 	ipLimit  int    // per-IP limit of requests without a token
-	limitKey string // "ip" or "webhook"
+	limitKey string // "ip", "webhook" or "page-ip"
+	linkKey  string // a hosted page's link, limited on its own ("" elsewhere)
 }
 
 type public struct {
@@ -73,7 +74,13 @@ func (p *public) serve(c *fiber.Ctx) error {
 		}
 		err = p.limitToken(c, intro)
 	} else if t.limitKey != "" {
-		err = p.limit(c, t.limitKey+":"+c.IP(), t.ipLimit)
+		budgets := []budget{{t.limitKey + ":" + c.IP(), t.ipLimit}}
+		if t.linkKey != "" {
+			budgets = append(budgets, budget{t.linkKey, p.cfg.Limits.PageLink})
+		}
+		if err = p.limits(c, budgets...); err != nil && t.limitKey == pageLimitKey {
+			return pageRefusal(c, err)
+		}
 	}
 	if err != nil {
 		return err
@@ -142,6 +149,9 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	switch {
 	case routing.UnderPrefix(path, "/webhooks"):
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.Webhook, "webhook"
+	case routing.UnderPrefix(path, "/l"):
+		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.PageIP, pageLimitKey
+		unauthenticated.linkKey = linkKey(path)
 	case routing.UnderPrefix(path, DashboardPrefix):
 		// Dashboard requests never count against API rate limits (contract
 		// section 14): the dashboard's sign-in has its own lockout, and a

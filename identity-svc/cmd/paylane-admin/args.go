@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,9 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequest{fs: fs}
+			}
 			return nil, usageError(fmt.Errorf("%s: %w", fs.Name(), err))
 		}
 		args = fs.Args()
@@ -60,4 +64,50 @@ func required(cmd, flagName, value string) error {
 		return usageError(fmt.Errorf("%s needs --%s", cmd, flagName))
 	}
 	return nil
+}
+
+// helpRequest is --help or -h on a command: its usage is the answer.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h *helpRequest) Error() string { return h.fs.Name() + ": help requested" }
+
+// Unwrap makes a help request a flag.ErrHelp.
+func (h *helpRequest) Unwrap() error { return flag.ErrHelp }
+
+// usage returns the command's lines of the usage text and its flags.
+func (h *helpRequest) usage() string {
+	var b strings.Builder
+	name := h.fs.Name()
+	b.WriteString("usage: paylane-admin [global flags] " + name + " ...\n\n")
+	in := false
+	for _, line := range strings.Split(usage, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  "+name+" ") || line == "  "+name:
+			in = true
+		case in && strings.HasPrefix(line, "        "):
+			// the command's continuation line
+		default:
+			in = false
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	var flags strings.Builder
+	h.fs.SetOutput(&flags)
+	h.fs.PrintDefaults()
+	h.fs.SetOutput(io.Discard)
+	if flags.Len() > 0 {
+		b.WriteString("\nflags:\n")
+	}
+	// The flag package prints -name; people type --name (both work), and
+	// -o for a one-letter name.
+	for _, line := range strings.SplitAfter(flags.String(), "\n") {
+		if name, ok := strings.CutPrefix(line, "  -"); ok && len(strings.Fields(name)[0]) > 1 {
+			line = "  --" + name
+		}
+		b.WriteString(line)
+	}
+	b.WriteString("\nglobal flags and exit statuses: paylane-admin --help\n")
+	return b.String()
 }

@@ -115,36 +115,47 @@ func TestFailures(t *testing.T) {
 	tests := []struct {
 		name   string
 		args   []string
+		code   int
 		stderr []string
 	}{
-		{"no command", conn, []string{"no command given", "usage:"}},
-		{"unknown command", append(conn, "launch"), []string{`unknown command "launch"`}},
-		{"unknown subcommand", append(conn, "tenants", "delete"), []string{`unknown tenants subcommand "delete"`}},
-		{"unknown flag", append(conn, "tenants", "create", "--name", "x", "--colour", "red"), []string{"colour"}},
-		{"missing name", append(conn, "tenants", "create"), []string{"--name"}},
-		{"missing id", append(conn, "tenants", "show"), []string{"TENANT_ID"}},
-		{"unknown tenant", append(conn, "tenants", "show", "01J00000000000000000000000"), []string{"404 resource_not_found", "request id:"}},
-		{"invalid currency", append(conn, "tenants", "update", ten.ID, "--currency", "usd"), []string{"422 validation_failed", "default_currency"}},
+		{"no command", conn, 2, []string{"no command given", "usage:"}},
+		{"unknown command", append(conn, "launch"), 2, []string{`unknown command "launch"`, "usage:"}},
+		{"unknown subcommand", append(conn, "tenants", "delete"), 2, []string{`unknown tenants subcommand "delete"`}},
+		{"unknown flag", append(conn, "tenants", "create", "--name", "x", "--colour", "red"), 2, []string{"colour"}},
+		{"missing name", append(conn, "tenants", "create"), 2, []string{"--name"}},
+		{"missing id", append(conn, "tenants", "show"), 2, []string{"TENANT_ID"}},
+		{"bad output", append(conn, "tenants", "list", "--output", "yaml"), 2, []string{"want json or table"}},
+		{"bad global output", append(conn, "-o", "xml", "tenants", "list"), 2, []string{"want json or table"}},
+		{"bad completion shell", []string{"completion", "fish"}, 2, []string{"bash or zsh"}},
+		{"unknown tenant", append(conn, "tenants", "show", "01J00000000000000000000000"), 1,
+			[]string{"paylane-admin: 404 resource_not_found: ", "request id: "}},
+		{"invalid currency", append(conn, "tenants", "update", ten.ID, "--currency", "usd"), 1,
+			[]string{"422 validation_failed", "\n  default_currency: "}},
 		{"unknown ability", append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "x", "--abilities", "api:view-contact,api:fly"),
-			[]string{"422 validation_failed", "api:fly"}},
+			1, []string{"422 validation_failed", "api:fly"}},
 		{"bad expiry", append(conn, "tokens", "create", "--tenant", ten.ID, "--name", "x", "--abilities", "all", "--expires-at", "tomorrow"),
-			[]string{"--expires-at"}},
-		{"bad token id", append(conn, "tokens", "revoke", "--tenant", ten.ID, "abc"), []string{"positive integer"}},
+			2, []string{"--expires-at"}},
+		{"bad token id", append(conn, "tokens", "revoke", "--tenant", ten.ID, "abc"), 2, []string{"positive integer"}},
 		{"wrong admin token", []string{"--admin-url", svc.BaseURL(), "--admin-token", "nope", "--config", conn[5], "tenants", "list"},
-			[]string{"401 unauthenticated"}},
-		{"no connection settings", []string{"--config", writeConfig(t, devstack{}), "tenants", "list"}, []string{"no admin URL or token"}},
-		{"missing config file", []string{"--config", filepath.Join(t.TempDir(), "none.json"), "tenants", "list"}, []string{"none.json"}},
+			1, []string{"401 unauthenticated"}},
+		{"unreachable admin plane", []string{"--admin-url", "http://127.0.0.1:1", "--admin-token", "t", "--config", conn[5], "tenants", "list"},
+			1, []string{"cannot reach the admin API at http://127.0.0.1:1/admin/v1/tenants", "make run"}},
+		{"no connection settings", []string{"--config", writeConfig(t, devstack{}), "tenants", "list"}, 1, []string{"no admin URL or token"}},
+		{"missing config file", []string{"--config", filepath.Join(t.TempDir(), "none.json"), "tenants", "list"}, 1, []string{"none.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := cliRun(t, tt.args...)
-			if code != 1 || stdout != "" {
-				t.Errorf("exit %d, stdout %q; want 1 and nothing", code, stdout)
+			if code != tt.code || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, tt.code)
 			}
 			for _, s := range tt.stderr {
 				if !strings.Contains(stderr, s) {
 					t.Errorf("stderr %q does not contain %q", stderr, s)
 				}
+			}
+			if strings.Contains(stderr, "invalid command line") {
+				t.Errorf("stderr speaks of the parser's sentinel: %q", stderr)
 			}
 		})
 	}
@@ -221,13 +232,26 @@ func TestMessagesQueriesTheSink(t *testing.T) {
 	}
 }
 
+// TestHelpExitsZero: --help, -h and help answer the usage on stdout with
+// exit 0 on every command and subcommand, before any configuration is read.
 func TestHelpExitsZero(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"tokens", "create", "--help"}, {"messages", "-h"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"--admin-url", "x", "--help"},
+		{"tenants", "--help"}, {"tenants", "-h"}, {"tenants", "help"}, {"tenants", "create", "--help"}, {"tenants", "update", "-h"},
+		{"tenants", "list", "--help"}, {"tenants", "show", "-h"},
+		{"tokens", "--help"}, {"tokens", "create", "--help"}, {"tokens", "list", "-h"}, {"tokens", "revoke", "--help"},
+		{"messages", "-h"}, {"messages", "--tenant", "T", "--help"}, {"version", "--help"}, {"completion", "--help"}, {"completion", "-h"}} {
 		code, stdout, stderr := cliRun(t, args...)
 		if code != 0 || !strings.Contains(stdout, "usage: paylane-admin") || stderr != "" {
 			t.Errorf("paylane-admin %s = exit %d, stdout %q, stderr %q; want 0 with the usage on stdout",
 				strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	// A command's help names its own flags.
+	_, stdout, _ := cliRun(t, "tokens", "create", "--help")
+	for _, want := range []string{"tokens create --tenant ID", "  --token-only\n", "  --output format\n", "print only the plaintext token"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("tokens create --help lacks %q:\n%s", want, stdout)
 		}
 	}
 }

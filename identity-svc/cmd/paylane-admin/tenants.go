@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"text/tabwriter"
 
 	"github.com/paylane/paylane/identity-svc/client"
 )
@@ -12,6 +13,9 @@ import (
 func tenantsCommand(args []string) (command, error) {
 	if len(args) == 0 {
 		return nil, usageError(errors.New("tenants needs a subcommand: create, update, list or show"))
+	}
+	if isHelp(args[0]) {
+		return nil, flag.ErrHelp
 	}
 	switch sub, rest := args[0], args[1:]; sub {
 	case "create":
@@ -30,6 +34,7 @@ func tenantsCommand(args []string) (command, error) {
 // tenantFlags are the flags of tenants create and update.
 type tenantFlags struct {
 	fs                                *flag.FlagSet
+	out                               output
 	name, currency, region, smsNumber string
 	aiGateway, optIn                  bool
 	apiRPM, batchRPM, batchesInFlight int
@@ -49,6 +54,7 @@ func newTenantFlags(name string) *tenantFlags {
 	f.fs.IntVar(&f.batchesInFlight, "batches-in-flight", 0, "batches in flight (0: deployment default)")
 	f.fs.Int64Var(&f.aiMaxAmount, "ai-max-amount", 0, "AI gateway: largest transaction, minor units (0: none)")
 	f.fs.Int64Var(&f.aiDailyAmount, "ai-daily-amount", 0, "AI gateway: confirmed per UTC day, minor units (0: none)")
+	addOutput(f.fs, &f.out)
 	return f
 }
 
@@ -115,7 +121,7 @@ func tenantsCreate(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(t)
+		return c.show(f.out, t, func(tw *tabwriter.Writer) { tenantDetail(tw, *t) })
 	}, nil
 }
 
@@ -134,15 +140,17 @@ func tenantsUpdate(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(t)
+		return c.show(f.out, t, func(tw *tabwriter.Writer) { tenantDetail(tw, *t) })
 	}, nil
 }
 
 func tenantsList(args []string) (command, error) {
 	fs := newFlags("tenants list")
 	var opts client.ListOptions
+	var out output
 	fs.IntVar(&opts.Page, "page", 0, "page number")
 	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
+	addOutput(fs, &out)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
@@ -155,12 +163,18 @@ func tenantsList(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(page)
+		return c.show(out, page, func(tw *tabwriter.Writer) {
+			tenantRows(tw, page.Data)
+			footer(tw, page.Meta, "tenants")
+		})
 	}, nil
 }
 
 func tenantsShow(args []string) (command, error) {
-	pos, err := parse(newFlags("tenants show"), args)
+	fs := newFlags("tenants show")
+	var out output
+	addOutput(fs, &out)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +186,6 @@ func tenantsShow(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(t)
+		return c.show(out, t, func(tw *tabwriter.Writer) { tenantDetail(tw, *t) })
 	}, nil
 }

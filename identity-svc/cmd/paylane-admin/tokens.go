@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/paylane/paylane/identity-svc/client"
@@ -15,6 +17,9 @@ import (
 func tokensCommand(args []string) (command, error) {
 	if len(args) == 0 {
 		return nil, usageError(errors.New("tokens needs a subcommand: create, list or revoke"))
+	}
+	if isHelp(args[0]) {
+		return nil, flag.ErrHelp
 	}
 	switch sub, rest := args[0], args[1:]; sub {
 	case "create":
@@ -32,6 +37,8 @@ func tokensCreate(args []string) (command, error) {
 	fs := newFlags("tokens create")
 	var tenant, name, abilities, expiresAt string
 	var tokenOnly bool
+	var out output
+	addOutput(fs, &out)
 	fs.StringVar(&tenant, "tenant", "", "tenant id")
 	fs.StringVar(&name, "name", "", "token name")
 	fs.StringVar(&abilities, "abilities", "", `comma-separated abilities, or "all"`)
@@ -62,7 +69,14 @@ func tokensCreate(args []string) (command, error) {
 			_, err := fmt.Fprintln(c.stdout, tok.Token)
 			return err
 		}
-		return c.print(tok)
+		return c.show(out, tok, func(tw *tabwriter.Writer) {
+			row(tw, "ID", strconv.FormatInt(tok.ID, 10))
+			row(tw, "NAME", tok.Name)
+			row(tw, "ABILITIES", strings.Join(tok.Abilities, ","))
+			row(tw, "EXPIRES", stamp(tok.ExpiresAt))
+			row(tw, "TOKEN", tok.Token)
+			fmt.Fprintln(tw, "\nThe token is shown this once: store it now.")
+		})
 	}, nil
 }
 
@@ -85,6 +99,8 @@ func tokensList(args []string) (command, error) {
 	fs := newFlags("tokens list")
 	var tenant string
 	var opts client.ListOptions
+	var out output
+	addOutput(fs, &out)
 	fs.StringVar(&tenant, "tenant", "", "tenant id")
 	fs.IntVar(&opts.Page, "page", 0, "page number")
 	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
@@ -100,13 +116,18 @@ func tokensList(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(page)
+		return c.show(out, page, func(tw *tabwriter.Writer) {
+			tokenRows(tw, page.Data)
+			footer(tw, page.Meta, "tokens")
+		})
 	}, nil
 }
 
 func tokensRevoke(args []string) (command, error) {
 	fs := newFlags("tokens revoke")
 	var tenant string
+	var out output
+	addOutput(fs, &out)
 	fs.StringVar(&tenant, "tenant", "", "tenant id")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -123,6 +144,8 @@ func tokensRevoke(args []string) (command, error) {
 		if err := c.admin.RevokeToken(ctx, tenant, id); err != nil {
 			return err
 		}
-		return c.print(map[string]any{"id": id, "revoked": true})
+		return c.show(out, map[string]any{"id": id, "revoked": true}, func(tw *tabwriter.Writer) {
+			fmt.Fprintf(tw, "token %d revoked\n", id)
+		})
 	}, nil
 }

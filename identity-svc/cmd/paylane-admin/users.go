@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"text/tabwriter"
 
 	"github.com/paylane/paylane/identity-svc/client"
 )
@@ -54,6 +55,8 @@ func usersList(args []string) (command, error) {
 	fs := newFlags("users list")
 	var tenant string
 	var opts client.ListOptions
+	var out output
+	addOutput(fs, &out)
 	fs.StringVar(&tenant, "tenant", "", "tenant id")
 	fs.IntVar(&opts.Page, "page", 0, "page number")
 	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
@@ -69,7 +72,20 @@ func usersList(args []string) (command, error) {
 		if err != nil {
 			return err
 		}
-		return c.print(page)
+		return c.show(out, page, func(tw *tabwriter.Writer) {
+			row(tw, "ID", "EMAIL", "NAME", "ROLE", "STATUS")
+			for _, u := range page.Data {
+				status := "active"
+				switch {
+				case u.DisabledAt != nil:
+					status = "disabled"
+				case !u.PasswordSet:
+					status = "invited"
+				}
+				row(tw, u.ID, u.Email, u.Name, u.Role, status)
+			}
+			footer(tw, page.Meta, "users")
+		})
 	}, nil
 }
 

@@ -1,5 +1,7 @@
-// Package consumer applies the message.* events optin-svc publishes on
-// paylane.messages.v1 to the transactions they are about (latest_message).
+// Package consumer applies the events transactions-svc reads: the message.*
+// events optin-svc publishes on paylane.messages.v1 to the transactions they
+// are about (latest_message), and identity-svc's tenant.updated on
+// paylane.identity.v1 to the tenant names the hosted pages show.
 package consumer
 
 import (
@@ -13,7 +15,17 @@ import (
 // Group is the Kafka consumer group of transactions-svc's message consumer.
 const Group = "transactions-svc.messages"
 
+// TenantsGroup is the Kafka consumer group of the tenant consumer: a group
+// of its own, so that it starts at the oldest retained tenant event and
+// learns the tenants created before it ran.
+const TenantsGroup = "transactions-svc.tenants"
+
 // Run consumes message events until ctx is done.
 func Run(ctx context.Context, brokers []string, a *app.App, log *slog.Logger) error {
 	return events.Consume(ctx, brokers, Group, []string{events.TopicMessages}, log, a.ApplyMessage)
+}
+
+// RunTenants consumes identity-svc's tenant events until ctx is done.
+func RunTenants(ctx context.Context, brokers []string, a *app.App, log *slog.Logger) error {
+	return events.Consume(ctx, brokers, TenantsGroup, []string{events.TopicIdentity}, log, a.ApplyTenant)
 }

@@ -24,42 +24,42 @@ const (
 // stand; the provider's signed webhook settles the item.
 func (p *Pages) hosted(c *fiber.Ctx, l link, it txn.Item) error {
 	if it.Status != txn.Pending {
-		return p.renderHosted(c, p.pageFor(c, l, it, nil, nil))
+		return p.renderHosted(c, it.TenantID, p.pageFor(c, l, it, nil, nil))
 	}
 	self := p.signer.Origin() + l.action
 	ctx := c.UserContext()
 	if l.dir == txn.Receivable {
 		switch c.Query(paramCheckout) {
 		case "return":
-			return p.renderHosted(c, notice(http.StatusOK, "Payment submitted",
+			return p.renderHosted(c, it.TenantID, notice(http.StatusOK, "Payment submitted",
 				"Thank you. Stripe is confirming your payment; this page shows it as paid once it is done."))
 		case "cancel":
-			return p.renderHosted(c, notice(http.StatusOK, "Payment not completed",
+			return p.renderHosted(c, it.TenantID, notice(http.StatusOK, "Payment not completed",
 				"You left the payment page and nothing was charged. Open the link from your message again to pay."))
 		}
 		url, err := p.app.StartCheckout(ctx, it, self+"&"+paramCheckout+"=return", self+"&"+paramCheckout+"=cancel")
 		if err != nil {
-			return p.hostedFail(c, l.dir, err)
+			return p.hostedFail(c, l.dir, it.TenantID, err)
 		}
 		return handOver(c, url)
 	}
 	step, err := p.app.StartPayout(ctx, it, c.Query(paramOnboarding) == "return", self+"&"+paramOnboarding+"=return", self)
 	if err != nil {
-		return p.hostedFail(c, l.dir, err)
+		return p.hostedFail(c, l.dir, it.TenantID, err)
 	}
 	if step.RedirectURL != "" {
 		return handOver(c, step.RedirectURL)
 	}
 	if step.Item.Status == txn.Pending {
-		return p.renderHosted(c, notice(http.StatusOK, "Checking your details",
+		return p.renderHosted(c, it.TenantID, notice(http.StatusOK, "Checking your details",
 			"Stripe is checking the details you gave. Your payout is sent as soon as that is done; open the link from your message again to see it."))
 	}
-	return p.renderHosted(c, p.pageFor(c, l, step.Item, nil, nil))
+	return p.renderHosted(c, it.TenantID, p.pageFor(c, l, step.Item, nil, nil))
 }
 
 // hostedFail answers a provider that could not be reached or refused: the
 // item keeps its state and its link, so the customer can simply come back.
-func (p *Pages) hostedFail(c *fiber.Ctx, d txn.Direction, err error) error {
+func (p *Pages) hostedFail(c *fiber.Ctx, d txn.Direction, tenantID string, err error) error {
 	safe := "Nothing was charged and your link still works: try it again in a few minutes."
 	if d == txn.Payable {
 		safe = "Your payout is safe and your link still works: try it again in a few minutes."
@@ -68,11 +68,11 @@ func (p *Pages) hostedFail(c *fiber.Ctx, d txn.Direction, err error) error {
 	case errors.Is(err, app.ErrUnavailable), errors.Is(err, app.ErrRailsOff):
 		p.log.Warn("payment provider unavailable for a hosted page", "error", err)
 		c.Set(fiber.HeaderRetryAfter, "60")
-		return p.renderHosted(c, notice(http.StatusServiceUnavailable, "Payment provider unavailable",
+		return p.renderHosted(c, tenantID, notice(http.StatusServiceUnavailable, "Payment provider unavailable",
 			"Our payment provider cannot be reached right now. "+safe))
 	case errors.Is(err, app.ErrProviderRefused):
 		p.log.Warn("payment provider refused a hosted page", "error", err)
-		return p.renderHosted(c, notice(http.StatusBadGateway, "Not available right now",
+		return p.renderHosted(c, tenantID, notice(http.StatusBadGateway, "Not available right now",
 			"Our payment provider could not start this step. Nothing moved; the sender will follow up."))
 	}
 	return p.fail(c, err)
@@ -90,9 +90,12 @@ func notice(status int, heading, message string) page {
 	return page{Status: status, Title: heading, Heading: heading, Kind: "notice", Message: message}
 }
 
-// renderHosted renders pg without the sandbox note: a provider's rail
-// moves real money in live mode.
-func (p *Pages) renderHosted(c *fiber.Ctx, pg page) error {
+// renderHosted renders pg without the sandbox note (a provider's rail
+// moves real money in live mode) and with the tenant's name.
+func (p *Pages) renderHosted(c *fiber.Ctx, tenantID string, pg page) error {
 	pg.Sandbox = false
+	if pg.Payee == "" {
+		pg.Payee = p.payee(c, tenantID)
+	}
 	return p.render(c, pg)
 }

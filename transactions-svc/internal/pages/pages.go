@@ -90,7 +90,7 @@ func (p *Pages) show(d txn.Direction) fiber.Handler {
 		}
 		it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
 		if err != nil {
-			return p.fail(c, err)
+			return p.failLink(c, l, err)
 		}
 		if it.Rail == string(rail.Stripe) {
 			return p.hosted(c, l, it)

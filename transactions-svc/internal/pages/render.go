@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -18,10 +19,10 @@ import (
 const statusCSRF = 419
 
 // pageFor describes the page of an item: the form while it waits for the
-// customer, else where it stands.
+// customer, else where it stands (with its receipt once settled).
 func (p *Pages) pageFor(c *fiber.Ctx, l link, it txn.Item, problems, values map[string]string) page {
 	pg := page{Status: http.StatusOK, Amount: txn.FormatAmount(it.Amount, it.Currency), Errors: problems,
-		Values: values, Sandbox: true}
+		Values: values, Sandbox: sandboxRail(it), Payee: p.payee(c, it.TenantID)}
 	if it.Description != nil {
 		pg.Description = *it.Description
 	}
@@ -35,18 +36,27 @@ func (p *Pages) pageFor(c *fiber.Ctx, l link, it txn.Item, problems, values map[
 	}
 	if pg.Kind != "notice" {
 		pg.Action, pg.CSRF = l.action, csrfToken(c, p.signer, l.path)
+	} else {
+		pg.Receipt = receiptOf(it)
 	}
 	return pg
 }
 
+// sandboxRail reports whether the sandbox simulator settles the item: only
+// its pages list the test numbers, since a payer facing a real rail must
+// not read "no money moves".
+func sandboxRail(it txn.Item) bool {
+	return it.Rail == "" || it.Rail == string(rail.Sandbox)
+}
+
+// payPage fills the page of a receivable. A declined card is told only in
+// the answer to the post that was declined (submitPay), never on a later
+// visit: a payer who comes back must not read of an old attempt.
 func payPage(pg *page, it txn.Item) {
 	pg.Title, pg.Heading, pg.Kind = "Payment request", "Payment request", "notice"
 	switch it.Status {
 	case txn.Pending:
 		pg.Kind = "pay"
-		if it.FailureReason != nil && *it.FailureReason == "card_declined" {
-			pg.Notice = "Your card was declined. Try another card."
-		}
 	case txn.Processing:
 		pg.Heading, pg.Message = "Payment processing", "Your payment is being processed."
 	case txn.Paid:
@@ -94,8 +104,27 @@ func (p *Pages) render(c *fiber.Ctx, pg page) error {
 }
 
 // fail answers an error of a page: JSON (the API envelope) when the client
-// asks for application/json, else an HTML page with the same status.
+// asks for application/json, else an HTML page with the same status. The
+// link's signature was not verified, so the page names no tenant.
 func (p *Pages) fail(c *fiber.Ctx, err error) error {
+	return p.failAs(c, err, "")
+}
+
+// failLink answers an error of a link whose signature was verified (it
+// expired, was revoked, or the form expired): the page names the tenant
+// that sent it, so the payer knows whom to ask for a new one.
+func (p *Pages) failLink(c *fiber.Ctx, l link, err error) error {
+	if l.id == "" || pageError(err).Status >= http.StatusInternalServerError {
+		return p.fail(c, err) // not verified, or no page to show
+	}
+	name, nerr := p.app.LinkTenantName(c.UserContext(), l.dir, l.id)
+	if nerr != nil && !errors.Is(nerr, txn.ErrNotFound) {
+		p.log.WarnContext(c.UserContext(), "reading the tenant name of a page", "err", nerr)
+	}
+	return p.failAs(c, err, name)
+}
+
+func (p *Pages) failAs(c *fiber.Ctx, err error, payee string) error {
 	e := pageError(err)
 	if e.Status >= http.StatusInternalServerError {
 		return err // the error handler logs it and answers 500
@@ -103,7 +132,19 @@ func (p *Pages) fail(c *fiber.Ctx, err error) error {
 	if strings.Contains(c.Get(fiber.HeaderAccept), fiber.MIMEApplicationJSON) {
 		return e
 	}
-	return p.render(c, page{Status: e.Status, Title: e.Message, Heading: e.Message, Kind: "notice", Message: explain(e.Code)})
+	return p.render(c, page{Status: e.Status, Title: e.Message, Heading: e.Message, Kind: "notice",
+		Message: explain(e.Code), Payee: payee})
+}
+
+// payee returns the display name of the tenant, or "" when it is not known
+// yet (no tenant event reached this service) or cannot be read: a page
+// without the name beats no page.
+func (p *Pages) payee(c *fiber.Ctx, tenantID string) string {
+	name, err := p.app.TenantName(c.UserContext(), tenantID)
+	if err != nil {
+		p.log.WarnContext(c.UserContext(), "reading the tenant name of a page", "err", err)
+	}
+	return name
 }
 
 // pageError maps an error to its status and code.

@@ -18,7 +18,7 @@ import (
 func (p *Pages) submitPay(c *fiber.Ctx) error {
 	l, it, err := p.accept(c, txn.Receivable)
 	if err != nil {
-		return p.fail(c, err)
+		return p.failLink(c, l, err)
 	}
 	if problems := textProblems(c, "card_number", "exp_month", "exp_year", "cvc", "cardholder_name"); problems != nil {
 		pg := p.pageFor(c, l, it, problems, nil)
@@ -32,8 +32,12 @@ func (p *Pages) submitPay(c *fiber.Ctx) error {
 		pg.Status = http.StatusUnprocessableEntity
 		return p.render(c, pg)
 	}
-	_, err = p.app.Pay(c.UserContext(), l.id, l.expires, form)
-	return p.outcome(c, l, err)
+	paid, err := p.app.Pay(c.UserContext(), l.id, l.expires, form)
+	notice := ""
+	if err == nil && paid.Status == txn.Pending && paid.FailureReason != nil && *paid.FailureReason == "card_declined" {
+		notice = "Your card was declined. Try another card."
+	}
+	return p.outcome(c, l, err, notice)
 }
 
 // submitPayout answers the payout form: the destination is checked and
@@ -41,7 +45,7 @@ func (p *Pages) submitPay(c *fiber.Ctx) error {
 func (p *Pages) submitPayout(c *fiber.Ctx) error {
 	l, it, err := p.accept(c, txn.Payable)
 	if err != nil {
-		return p.fail(c, err)
+		return p.failLink(c, l, err)
 	}
 	if problems := textProblems(c, "destination_type", "account_holder_name", "routing_number", "account_number", "card_number"); problems != nil {
 		pg := p.pageFor(c, l, it, problems, nil)
@@ -61,7 +65,7 @@ func (p *Pages) submitPayout(c *fiber.Ctx) error {
 		return p.render(c, pg)
 	}
 	_, err = p.app.SelectDestination(c.UserContext(), l.id, l.expires, form.Type, last4)
-	return p.outcome(c, l, err)
+	return p.outcome(c, l, err, "")
 }
 
 // textProblems names each posted field whose value is not text (bytes that
@@ -89,7 +93,7 @@ func (p *Pages) accept(c *fiber.Ctx, d txn.Direction) (link, txn.Item, error) {
 		return link{}, txn.Item{}, err
 	}
 	if !csrfValid(c, p.signer, l.path) {
-		return link{}, txn.Item{}, errCSRF
+		return l, txn.Item{}, errCSRF
 	}
 	it, err := p.app.OpenLink(c.UserContext(), d, l.id, l.expires)
 	return l, it, err
@@ -98,8 +102,10 @@ func (p *Pages) accept(c *fiber.Ctx, d txn.Direction) (link, txn.Item, error) {
 // outcome shows the item after a submission, read again through its link:
 // a submission the state machine refused (a second tab, a double click)
 // shows where things stand, and a link the submission revoked (the fifth
-// declined card) answers 410 like any later visit.
-func (p *Pages) outcome(c *fiber.Ctx, l link, err error) error {
+// declined card) answers 410 like any later visit. notice, when set, tells
+// what happened to this submission (a declined card); a later visit of the
+// page does not repeat it.
+func (p *Pages) outcome(c *fiber.Ctx, l link, err error, notice string) error {
 	if errors.Is(err, app.ErrHostedRail) {
 		// A form posted to a link of a provider's rail: no number is read;
 		// the page sends the customer to the provider instead.
@@ -107,13 +113,17 @@ func (p *Pages) outcome(c *fiber.Ctx, l link, err error) error {
 	}
 	var te *txn.TransitionError
 	if err != nil && !errors.As(err, &te) {
-		return p.fail(c, err)
+		return p.failLink(c, l, err)
 	}
 	it, err := p.app.OpenLink(c.UserContext(), l.dir, l.id, l.expires)
 	if err != nil {
-		return p.fail(c, err)
+		return p.failLink(c, l, err)
 	}
-	return p.render(c, p.pageFor(c, l, it, nil, nil))
+	pg := p.pageFor(c, l, it, nil, nil)
+	if it.Status == txn.Pending {
+		pg.Notice = notice
+	}
+	return p.render(c, pg)
 }
 
 // errCSRF is a post without a matching CSRF token.

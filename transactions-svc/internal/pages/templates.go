@@ -21,6 +21,11 @@ type page struct {
 	Values  map[string]string
 	Notice  string
 	Sandbox bool
+	// Payee is the tenant's display name, shown on every page of a link
+	// whose signature was verified; empty while it is not known.
+	Payee string
+	// Receipt is shown on pages without a form (paid, processing, ...).
+	Receipt *receipt
 }
 
 // newTemplates parses the pages: server-rendered HTML that works without
@@ -35,7 +40,7 @@ const layout = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>{{.Title}}</title>
+<title>{{.Title}}{{if .Payee}} · {{.Payee}}{{end}}</title>
 <style>
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1a1d21}
@@ -55,10 +60,15 @@ legend{font-weight:600;padding:0 .3rem}
 .notice{background:#fff4e5;border-left:4px solid #b25e00;padding:.6rem .8rem;margin:.8rem 0}
 button{width:100%;margin-top:1.25rem;padding:.85rem;font-size:1.05rem;font-weight:600;color:#fff;background:#2463eb;border:0;border-radius:8px}
 .sandbox{font-size:.85rem;margin-top:1rem}
+.payee{font-weight:600;font-size:1.05rem;margin:0 0 .75rem;overflow-wrap:anywhere}
+.receipt{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:1rem 0 0;padding:.9rem 0 0;border-top:1px solid #d3d7dc}
+.receipt dt{color:#5b6470}.receipt dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+form:has(#destination_type_card:checked) .dest-bank_account,form:has(#destination_type_bank:checked) .dest-debit_card{display:none}
 </style>
 </head>
 <body>
 <main>
+{{if .Payee}}<p class="payee" id="payee">{{.Payee}}</p>{{end}}
 <div class="card">
 <h1>{{.Heading}}</h1>
 {{if .Amount}}<p class="amount">{{.Amount}}</p>{{end}}
@@ -67,6 +77,11 @@ button{width:100%;margin-top:1.25rem;padding:.85rem;font-size:1.05rem;font-weigh
 {{if .Message}}<p>{{.Message}}</p>{{end}}
 {{if eq .Kind "pay"}}{{template "pay" .}}{{end}}
 {{if eq .Kind "payout"}}{{template "payout" .}}{{end}}
+{{with .Receipt}}<dl class="receipt" id="receipt">
+<dt>Reference</dt><dd id="receipt-reference">{{.Reference}}</dd>
+{{if .Date}}<dt>Date</dt><dd><time datetime="{{.DateTime}}">{{.Date}}</time></dd>{{end}}
+{{if .Method}}<dt>{{.MethodLabel}}</dt><dd id="receipt-method">{{.Method}}</dd>{{end}}
+</dl>{{end}}
 </div>
 </main>
 </body>
@@ -104,6 +119,10 @@ const payForm = `
 {{end}}
 `
 
+// payoutForm shows the fields of the chosen destination only: a CSS rule
+// on the checked radio hides the other kind's fieldset, so the choice works
+// without JavaScript. A browser without :has shows both fieldsets, and the
+// server reads only the chosen kind's fields either way.
 const payoutForm = `
 {{define "payout"}}
 <form method="post" action="{{.Action}}" novalidate>
@@ -117,7 +136,7 @@ const payoutForm = `
 <label for="account_holder_name">Account holder name</label>
 <input type="text" id="account_holder_name" name="account_holder_name" autocomplete="name" required value="{{index .Values "account_holder_name"}}"{{if index .Errors "account_holder_name"}} aria-invalid="true" aria-describedby="account_holder_name-error"{{end}}>
 {{with index .Errors "account_holder_name"}}<p class="error" id="account_holder_name-error">{{.}}</p>{{end}}
-<fieldset>
+<fieldset class="dest-bank_account">
 <legend>Bank account</legend>
 <label for="routing_number">Routing number</label>
 <input type="text" id="routing_number" name="routing_number" inputmode="numeric" autocomplete="off"{{if index .Errors "routing_number"}} aria-invalid="true" aria-describedby="routing_number-error"{{end}}>
@@ -126,7 +145,7 @@ const payoutForm = `
 <input type="text" id="account_number" name="account_number" inputmode="numeric" autocomplete="off"{{if index .Errors "account_number"}} aria-invalid="true" aria-describedby="account_number-error"{{end}}>
 {{with index .Errors "account_number"}}<p class="error" id="account_number-error">{{.}}</p>{{end}}
 </fieldset>
-<fieldset>
+<fieldset class="dest-debit_card">
 <legend>Debit card</legend>
 <label for="card_number">Card number</label>
 <input type="text" id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number"{{if index .Errors "card_number"}} aria-invalid="true" aria-describedby="card_number-error"{{end}}>
