@@ -49,13 +49,17 @@ func Run(ctx context.Context, cfg Config) error {
 		transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), hc),
 	)
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
 	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, uc, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil),
 		mcpapi.NewHandler(uc, log))
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener,
-		InternalAddr: cfg.InternalAddr, Web: web, Registry: reg, Log: log})
+		InternalAddr: cfg.InternalAddr, Web: web, Registry: reg, Tracing: tracing, Log: log})
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,12 @@ func TestContactsBatchCompletes(t *testing.T) {
 		evs[0].Data.Status != "completed" || evs[0].Data.SucceededItems != 1201 {
 		t.Errorf("outbox = %+v", evs)
 	}
+	// The finished batch left the queue; a batch another replica holds
+	// (its lease running) counts as leased.
+	if _, err := svc.OwnerPool.Exec(context.Background(), `INSERT INTO batch_queue (batch_id, tenant_id, lease_until, lease_token)
+		VALUES ('01JD3XKQ5V8Y2W4Z6A7B8C9DEF', $1, now() + interval '1 hour', 'held-elsewhere')`, tenantA); err != nil {
+		t.Fatal(err)
+	}
 	resp, err := http.Get("http://" + svc.Addrs.Internal + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +93,8 @@ func TestContactsBatchCompletes(t *testing.T) {
 	defer resp.Body.Close()
 	metrics, _ := io.ReadAll(resp.Body)
 	for _, want := range []string{`batch_batches_finished_total{status="completed",type="contacts"} 1`,
-		`batch_rows_total{outcome="succeeded",type="contacts"} 1201`, `batch_chunk_write_duration_seconds_count{type="contacts"} 3`} {
+		`batch_rows_total{outcome="succeeded",type="contacts"} 1201`, `batch_chunk_write_duration_seconds_count{type="contacts"} 3`,
+		`batch_queue_depth{state="waiting"} 0`, `batch_queue_depth{state="leased"} 1`} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}

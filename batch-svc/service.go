@@ -18,6 +18,7 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/app"
 	"github.com/paylane/paylane/batch-svc/internal/httpapi"
+	"github.com/paylane/paylane/batch-svc/internal/store"
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
@@ -78,13 +79,27 @@ func Run(ctx context.Context, cfg Config) error {
 		relay = outbox.NewRelay(pool, cfg.KafkaBrokers, log)
 	}
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			log.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: serviceName, Registry: reg, Tracing: tracing})
 	metrics, err := app.NewMetrics(reg)
 	if err != nil {
 		return err
 	}
+	if err := reg.Register(store.New(pool).QueueCollector()); err != nil {
+		return fmt.Errorf("registering batch queue metrics: %w", err)
+	}
 	parts := build(cfg, pool, relay, metrics, log)
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, parts.app, pool, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
 
 	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)

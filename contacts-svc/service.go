@@ -85,8 +85,19 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			log.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: serviceName, Registry: reg, Tracing: tracing})
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: bodyLimit})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, httpapi.Deps{
 		App:      app.New(store.New(pool, relay), optIns),
 		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),

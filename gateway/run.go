@@ -42,7 +42,16 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("gateway configuration: %w", err)
 	}
 	cfg = cfg.withDefaults()
-	p, err := build(cfg)
+	tracing, err := obs.NewTracing(ctx, "gateway")
+	if err != nil {
+		return fmt.Errorf("gateway configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			cfg.Logger.Warn("flushing spans", "error", err)
+		}
+	}()
+	p, err := build(cfg, tracing)
 	if err != nil {
 		return err
 	}
@@ -54,17 +63,18 @@ func Run(ctx context.Context, cfg Config) error {
 type parts struct {
 	tls           *tls.Config
 	reg           *prometheus.Registry
+	tracing       *obs.Tracing
 	resolver      *tokens.Resolver
 	public, admin *fiber.App
 	closeLimiter  func()
 }
 
-func build(cfg Config) (*parts, error) {
+func build(cfg Config, tracing *obs.Tracing) (*parts, error) {
 	tlsCfg, err := serverTLS(cfg)
 	if err != nil {
 		return nil, err
 	}
-	p := &parts{tls: tlsCfg, reg: obs.NewRegistry()}
+	p := &parts{tls: tlsCfg, reg: obs.NewRegistry(), tracing: tracing}
 	stores, err := newShared(cfg)
 	if err != nil {
 		return nil, err
@@ -72,13 +82,13 @@ func build(cfg Config) (*parts, error) {
 	forwarder := proxy.NewForwarder(proxy.Options{ExtraRootCAs: cfg.ExtraRootCAs, Logger: cfg.Logger})
 	identity := client.New(cfg.IdentityURL, identityHTTPClient(cfg))
 	p.resolver = tokens.NewResolver(identity, tokens.Options{TTL: cfg.TokenCacheTTL, Logger: cfg.Logger})
-	if p.public, err = newPublicApp(cfg, p.resolver, stores, forwarder, p.reg); err != nil {
+	if p.public, err = newPublicApp(cfg, p.resolver, stores, forwarder, p.reg, tracing); err != nil {
 		stores.close()
 		return nil, err
 	}
 	p.admin = edge.NewAdmin(edge.AdminConfig{
 		Token: cfg.AdminToken, Routes: prefixes(cfg.AdminRoutes), Forwarder: forwarder, Registry: p.reg, Logger: cfg.Logger,
-		ReadTimeout: cfg.ReadTimeout,
+		ReadTimeout: cfg.ReadTimeout, Tracing: tracing,
 	})
 	p.closeLimiter = stores.close
 	return p, nil
@@ -130,7 +140,8 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 		return err
 	}
 	if len(cfg.KafkaBrokers) > 0 {
-		g.Go(func() error { return consumeRevocations(gctx, cfg, p.resolver) })
+		tel := obs.Telemetry{Service: "gateway", Registry: p.reg, Tracing: p.tracing}
+		g.Go(func() error { return consumeRevocations(obs.WithTelemetry(gctx, tel), cfg, p.resolver) })
 	} else {
 		log.Warn("no KAFKA_BROKERS: revoked tokens stop working only when their cache entry expires")
 	}
@@ -142,7 +153,8 @@ func (p *parts) serve(ctx context.Context, cfg Config) error {
 	return g.Wait()
 }
 
-func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *proxy.Forwarder, reg prometheus.Registerer) (*fiber.App, error) {
+func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *proxy.Forwarder, reg prometheus.Registerer,
+	tracing *obs.Tracing) (*fiber.App, error) {
 	doc, err := openapi.JSON()
 	if err != nil {
 		return nil, err
@@ -164,7 +176,7 @@ func newPublicApp(cfg Config, resolver *tokens.Resolver, stores shared, fw *prox
 		Limits: edge.Limits{Token: cfg.TokenPerMinute, IP: cfg.IPPerMinute, Webhook: cfg.WebhookPerMinute,
 			PageIP: cfg.PageIPPerMinute, PageLink: cfg.PageLinkPerMinute},
 		Forwarder: fw, Document: served, PublicBase: base, Registry: reg, Logger: cfg.Logger,
-		ReadTimeout: cfg.ReadTimeout,
+		ReadTimeout: cfg.ReadTimeout, Tracing: tracing,
 	}), nil
 }
 

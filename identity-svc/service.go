@@ -58,12 +58,16 @@ func Run(ctx context.Context, cfg Config) error {
 	defer pool.Close()
 
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
 	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, app.New(store.New(pool), signer, cfg.InternalTokenTTL).WithPublicURL(cfg.PublicBaseURL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
-		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
+		Web: web, Registry: reg, Tracing: tracing, Ready: pool.Ping, Log: log})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/svcrun"
+	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/migrations"
 )
 
@@ -71,9 +72,24 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	a := newApp(cfg, pool, log)
 	reg := obs.NewRegistry()
-	web := newWeb(cfg, a, pool, reg, log)
+	metrics, err := app.NewMetrics(reg, newProvider(cfg).Name())
+	if err != nil {
+		return err
+	}
+	a := newApp(cfg, pool, metrics, log)
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			log.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: serviceName, Registry: reg, Tracing: tracing})
+	web := newWeb(cfg, a, pool, reg, tracing, log)
 	ln, err := svcrun.Listen(cfg.HTTPListener, cfg.HTTPAddr)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ import (
 
 // newApp builds the use cases on the pool, the peers' clients and the SMS
 // provider of the configuration.
-func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
+func newApp(cfg Config, pool *pgxpool.Pool, metrics *app.Metrics, log *slog.Logger) *app.App {
 	identityClient := newIdentityClient(cfg)
 	contacts := cfg.Contacts
 	if contacts == nil {
@@ -33,7 +33,7 @@ func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
 	return app.New(app.Deps{
 		Store: store.New(pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
 		Transactions: newTransactionsClient(cfg, identityClient),
-		Provider:     newProvider(cfg), Log: log,
+		Provider:     newProvider(cfg), Log: log, Metrics: metrics,
 		Sending: app.Sending{
 			DefaultFrom: cfg.SMSDefaultFrom, DefaultTenant: cfg.SMSDefaultTenant,
 			MaxAttempts: cfg.SendMaxAttempts, RetryBase: cfg.SendRetryBase,
@@ -43,9 +43,9 @@ func newApp(cfg Config, pool *pgxpool.Pool, log *slog.Logger) *app.App {
 }
 
 // newWeb builds the HTTP app with every route.
-func newWeb(cfg Config, a *app.App, pool *pgxpool.Pool, reg prometheus.Registerer, log *slog.Logger) *fiber.App {
+func newWeb(cfg Config, a *app.App, pool *pgxpool.Pool, reg prometheus.Registerer, tracing *obs.Tracing, log *slog.Logger) *fiber.App {
 	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	httpapi.Register(web, httpapi.Deps{
 		App:        a,
 		Verifier:   authz.NewVerifier(trimSlash(cfg.IdentityURL)+jwksPath, nil),

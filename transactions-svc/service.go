@@ -27,6 +27,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
 	"github.com/paylane/paylane/transactions-svc/internal/peers"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -71,7 +72,12 @@ func Run(ctx context.Context, cfg Config) error {
 	defer pool.Close()
 
 	st := store.New(pool)
-	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock)
+	reg := obs.NewRegistry()
+	rails, err := railmetrics.New(reg, "sandbox", "stripe")
+	if err != nil {
+		return err
+	}
+	uc := app.New(st, peers.NewContacts(cfg.ContactsURL, nil, cfg.ContactsTimeout), signer, cfg.Clock).WithRailMetrics(rails)
 	if cfg.RailEncryptionKey != nil {
 		sl, err := sealer.New(cfg.RailEncryptionKey)
 		if err != nil {
@@ -80,14 +86,17 @@ func Run(ctx context.Context, cfg Config) error {
 		uc.WithRails(&app.Rails{Stripe: striperail.New(striperail.Config{APIBase: cfg.StripeAPIBase, Timeout: cfg.StripeTimeout}),
 			Sealer: sl, PublicBase: cfg.PublicBaseURL})
 	}
-	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
 	web := httpx.NewApp(log, fiber.Config{BodyLimit: httpapi.MaxBody})
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	pages.Register(web, pages.Deps{App: uc, Signer: signer, Log: log})
 	httpapi.Register(web, httpapi.Deps{App: uc, Verifier: authz.NewVerifier(cfg.jwksURL(), nil), Pool: pool, Log: log})
 
 	svc, err := svcrun.Start(ctx, svcrun.Options{Name: serviceName, HTTPAddr: cfg.HTTPAddr, HTTPListener: cfg.HTTPListener, InternalAddr: cfg.InternalAddr,
-		Web: web, Registry: reg, Ready: pool.Ping, Log: log})
+		Web: web, Registry: reg, Tracing: tracing, Ready: pool.Ping, Log: log})
 	if err != nil {
 		return err
 	}

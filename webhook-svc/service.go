@@ -91,6 +91,17 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reg := obs.NewRegistry()
+	tracing, err := obs.NewTracing(ctx, serviceName)
+	if err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
+	}
+	defer func() {
+		if err := tracing.Shutdown(ctx); err != nil {
+			log.Warn("tracing shutdown", "error", err)
+		}
+	}()
+	// Workers (outbox relay, consumers) find the registry and tracer here.
+	ctx = obs.WithTelemetry(ctx, obs.Telemetry{Service: serviceName, Registry: reg, Tracing: tracing})
 	st := store.New(pool)
 	d, err := dispatch.New(dispatch.Options{
 		Store: st, Sealer: sl, Log: log, Metrics: reg,
@@ -101,7 +112,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	web := httpx.NewApp(log)
-	web.Use(obs.HTTPMetrics(reg, serviceName))
+	web.Use(obs.HTTPMetrics(reg, serviceName), tracing.Requests(log))
 	verifier := authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+"/internal/v1/jwks",
 		&http.Client{Timeout: jwksClientTimeout})
 	httpapi.Register(web, app.New(st, sl, nil), pool, verifier)

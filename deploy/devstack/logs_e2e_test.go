@@ -140,8 +140,10 @@ func TestLogsCarryNoSecrets(t *testing.T) {
 	// stack so that every line is written.
 	stop()
 	logs := serviceLogs.String()
-	// The scan must see the requests: the gateway's access log has them.
-	for _, want := range []string{`"path":"/api/v1/contacts?phone=%28`, `"path":"/api/v1/nope/`, `"path":"/api/v1/suppression-list/`} {
+	// The scan must see the requests: the access lines of the gateway and
+	// the services name their route patterns (never the path).
+	for _, want := range []string{`"route":"/api/v1/contacts","status":422`, `"route":"unmatched","status":404`,
+		`"route":"/api/v1/suppression-list/`, `"msg":"request","service":"contacts-svc"`} {
 		if !strings.Contains(logs, want) {
 			t.Fatalf("the logs lack %s: the scan would prove nothing", want)
 		}

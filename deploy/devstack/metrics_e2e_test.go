@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"testing"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/paylane/paylane/deploy/monitoring"
 )
 
 // mixedTraffic sends requests of several methods through the gateway over
@@ -37,12 +40,39 @@ func mixedTraffic(t *testing.T, c *contactsE2E) {
 
 // scrapeEveryProcess reads /metrics of every process's internal listener
 // and parses it as Prometheus does: every one answers 200, parses, counts
-// its requests, and carries only standard method labels.
+// its requests, and carries only standard method labels. Then every series
+// an alert or a dashboard panel of deploy/monitoring reads must be exposed
+// by some process.
 func scrapeEveryProcess(t *testing.T, internal map[string]string) {
+	t.Helper()
+	exposed := scrapeAll(t, internal)
+	queries, err := monitoring.Queries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range queries {
+		series, err := monitoring.Series(q.Expr)
+		if err != nil {
+			t.Errorf("%s: %v", q.Where, err)
+			continue
+		}
+		for _, name := range series {
+			if !exposed[name] {
+				t.Errorf("%s reads %s, which no process exposes", q.Where, name)
+			}
+		}
+	}
+}
+
+// scrapeAll checks every process's /metrics (see scrapeEveryProcess) and
+// returns the series names they expose, a histogram's _bucket, _sum and
+// _count included.
+func scrapeAll(t *testing.T, internal map[string]string) map[string]bool {
 	t.Helper()
 	if len(internal) == 0 {
 		t.Fatal("no internal listeners to scrape")
 	}
+	exposed := map[string]bool{}
 	standard := map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true,
 		"DELETE": true, "OPTIONS": true, "CONNECT": true, "TRACE": true, "other": true}
 	for name, addr := range internal {
@@ -63,6 +93,12 @@ func scrapeEveryProcess(t *testing.T, internal map[string]string) {
 			t.Errorf("%s /metrics does not parse: %v", name, err)
 			continue
 		}
+		for family, f := range families {
+			exposed[family] = true
+			if f.GetType() == dto.MetricType_HISTOGRAM || f.GetType() == dto.MetricType_SUMMARY {
+				exposed[family+"_bucket"], exposed[family+"_sum"], exposed[family+"_count"] = true, true, true
+			}
+		}
 		requests := families["http_requests_total"]
 		if requests == nil || len(requests.GetMetric()) == 0 {
 			t.Errorf("%s /metrics has no http_requests_total", name)
@@ -79,4 +115,5 @@ func scrapeEveryProcess(t *testing.T, internal map[string]string) {
 			}
 		}
 	}
+	return exposed
 }

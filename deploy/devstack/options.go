@@ -26,7 +26,8 @@ type Options struct {
 	// ServiceLog receives the services' JSON logs. Default: Log.
 	ServiceLog io.Writer
 	// LogLevel is the level of the services' and the gateway's logs
-	// (zero: info); debug adds the gateway's access log.
+	// (zero: info, which includes one access line per request in each
+	// process; warn keeps only those of 5xx answers).
 	LogLevel slog.Level
 	// Ready, when set, is called once everything is up and devstack.json is
 	// written.

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -175,10 +177,24 @@ func (s *stack) migrate(ctx context.Context, bin string, rows []service, all []d
 	return g.Wait()
 }
 
+// otelEnv is the OTEL_* variables of the devstack's own environment: a
+// developer who points them at a collector traces the process-mode stack
+// as the in-process one, whose services read them directly.
+func otelEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "OTEL_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // processSpecs are the supervisor's specs in start order: services by
-// stage, then the gateway. Options.ServiceEnv adds to (and overrides) a
-// process's environment.
+// stage, then the gateway. The devstack's OTEL_* variables pass through;
+// Options.ServiceEnv adds to (and overrides) a process's environment.
 func (s *stack) processSpecs(bin string, rows []service, all []deps, a procAddrs) []supervisor.Spec {
+	otel := otelEnv()
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
@@ -189,7 +205,7 @@ func (s *stack) processSpecs(bin string, rows []service, all []deps, a procAddrs
 		row := rows[i]
 		specs = append(specs, supervisor.Spec{
 			Name: row.binary, Path: filepath.Join(bin, row.binary),
-			Env:      append(row.env(all[i]), s.opts.ServiceEnv[row.binary]...),
+			Env:      slices.Concat(row.env(all[i]), otel, s.opts.ServiceEnv[row.binary]),
 			ReadyURL: "http://" + a.internal[row.name] + "/readyz",
 			Output:   s.opts.ServiceLog,
 		})
@@ -197,7 +213,7 @@ func (s *stack) processSpecs(bin string, rows []service, all []deps, a procAddrs
 	gw := gatewayEnv(s.gatewayDeps(a.http, a.gwInternal))
 	specs = append(specs, supervisor.Spec{
 		Name: gatewayProcess, Path: filepath.Join(bin, "gateway"),
-		Env:      append(gw, s.opts.ServiceEnv[gatewayProcess]...),
+		Env:      slices.Concat(gw, otel, s.opts.ServiceEnv[gatewayProcess]),
 		ReadyURL: "http://" + a.gwInternal + "/readyz",
 		Output:   s.opts.ServiceLog,
 	})
@@ -206,7 +222,7 @@ func (s *stack) processSpecs(bin string, rows []service, all []deps, a procAddrs
 		d.listenAddr, d.adminAddr, d.publicURL = r.public, r.admin, publicBaseURL(r.public)
 		specs = append(specs, supervisor.Spec{
 			Name: fmt.Sprintf("%s-%d", gatewayProcess, i+2), Path: filepath.Join(bin, "gateway"),
-			Env:      append(gatewayEnv(d), s.opts.ServiceEnv[gatewayProcess]...),
+			Env:      slices.Concat(gatewayEnv(d), otel, s.opts.ServiceEnv[gatewayProcess]),
 			ReadyURL: "http://" + r.internal + "/readyz",
 			Output:   s.opts.ServiceLog,
 		})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,6 +136,23 @@ func TestDisplayPathIsRelativeBelowTheWorkingDirectory(t *testing.T) {
 	for _, tt := range tests {
 		if got := displayPath(tt.abs); got != tt.want {
 			t.Errorf("displayPath(%q) = %q, want %q", tt.abs, got, tt.want)
+		}
+	}
+}
+
+// TestOTELVariablesReachTheProcesses: the devstack's OTEL_* variables (and
+// only those) pass to the process-mode binaries, as the in-process services
+// read them. Not parallel: it sets the process environment.
+func TestOTELVariablesReachTheProcesses(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318")
+	t.Setenv("PAYLANE_NOT_OTEL", "x")
+	env := otelEnv()
+	if !slices.Contains(env, "OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318") {
+		t.Errorf("otelEnv() = %v, lacks the endpoint", env)
+	}
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "OTEL_") {
+			t.Errorf("otelEnv() passes %q", kv)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
 )
 
 type claimsKey struct{}
@@ -34,6 +35,7 @@ func Middleware(v *Verifier) fiber.Handler {
 			return apierr.Unauthenticated()
 		}
 		c.Locals(claimsKey{}, claims)
+		obs.SetTenant(c, claims.TenantID)
 		c.SetUserContext(WithToken(WithClaims(c.UserContext(), claims), token))
 		return c.Next()
 	}

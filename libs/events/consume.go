@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/paylane/paylane/libs/obs"
 )
 
 const (
@@ -24,6 +28,11 @@ const (
 // The one exception is a message that is not an envelope at all: no retry can
 // change it, so it is logged and committed.
 //
+// handle runs in a consumer span continuing the trace of the message's
+// traceparent header. When ctx carries the service's obs.Telemetry, the
+// group's lag is exposed on its registry (NewLagCollector) and the spans
+// come from its tracer.
+//
 // A new group starts at the oldest retained message. Consume returns nil once
 // ctx is done, and an error only for an unusable configuration.
 func Consume(ctx context.Context, brokers []string, group string, topics []string, log *slog.Logger,
@@ -37,6 +46,8 @@ func Consume(ctx context.Context, brokers []string, group string, topics []strin
 	log = log.With("group", group)
 	r := newReader(brokers, group, topics, 0, log)
 	defer r.Close()
+	registerLag(ctx, brokers, group, topics)
+	tracer := obs.TelemetryFrom(ctx).Tracing.Tracer()
 
 	for backoff := retryMin; ; {
 		m, err := r.FetchMessage(ctx)
@@ -52,7 +63,7 @@ func Consume(ctx context.Context, brokers []string, group string, topics []strin
 			continue
 		}
 		backoff = retryMin
-		if !handleMessage(ctx, m, log, handle) {
+		if !handleMessage(ctx, tracer, group, m, log, handle) {
 			return nil
 		}
 		if err := r.CommitMessages(ctx, m); err != nil && ctx.Err() == nil {
@@ -62,15 +73,24 @@ func Consume(ctx context.Context, brokers []string, group string, topics []strin
 	}
 }
 
-// handleMessage decodes m and calls handle until it succeeds. It returns false
-// when ctx ended first.
-func handleMessage(ctx context.Context, m kafka.Message, log *slog.Logger, handle func(context.Context, Envelope) error) bool {
+// handleMessage decodes m and calls handle until it succeeds, in a consumer
+// span that continues the producer's trace. It returns false when ctx ended
+// first.
+func handleMessage(ctx context.Context, tracer trace.Tracer, group string, m kafka.Message, log *slog.Logger,
+	handle func(context.Context, Envelope) error) bool {
 	env, ok := decode(m, log)
 	if !ok {
 		return true
 	}
-	return untilHandled(ctx, log, "handling event failed; retrying", func() error { return handle(ctx, env) },
+	ctx, span := startConsumeSpan(ctx, tracer, m, group)
+	defer span.End()
+	span.SetAttributes(attribute.String("messaging.message.id", env.ID), attribute.String("paylane.event.type", env.Type))
+	handled := untilHandled(ctx, log, "handling event failed; retrying", func() error { return handle(ctx, env) },
 		"event_id", env.ID, "type", env.Type)
+	if handled {
+		log.DebugContext(ctx, "event handled", "event_id", env.ID, "type", env.Type, "topic", m.Topic)
+	}
+	return handled
 }
 
 // newReader returns a consumer-group reader of topics that starts a new

@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // Defaults of BatchLimits.
@@ -46,6 +50,10 @@ func (l BatchLimits) withDefaults() BatchLimits {
 // so handle must make redeliveries harmless (inbox.ClaimAll). Messages that
 // are not envelopes are logged, left out of the batch and committed with it.
 //
+// handle runs in one consumer span linked to the trace of every event's
+// traceparent header; the lag and tracer come from ctx's obs.Telemetry, as
+// for Consume.
+//
 // A batch may hold events of several partitions and tenants. A new group
 // starts at the oldest retained message. ConsumeBatch returns nil once ctx is
 // done, and an error only for an unusable configuration.
@@ -61,6 +69,8 @@ func ConsumeBatch(ctx context.Context, brokers []string, group string, topics []
 	limits = limits.withDefaults()
 	r := newReader(brokers, group, topics, limits.Size, log)
 	defer r.Close()
+	registerLag(ctx, brokers, group, topics)
+	tracer := obs.TelemetryFrom(ctx).Tracing.Tracer()
 
 	for backoff := retryMin; ; {
 		batch, err := fetchBatch(ctx, r, limits)
@@ -78,7 +88,7 @@ func ConsumeBatch(ctx context.Context, brokers []string, group string, topics []
 			continue
 		}
 		backoff = retryMin
-		if !handleBatch(ctx, batch, log, handle) {
+		if !handleBatch(ctx, tracer, group, batch, log, handle) {
 			return nil
 		}
 		if err := r.CommitMessages(ctx, batch...); err != nil && ctx.Err() == nil {
@@ -118,17 +128,27 @@ func fetchBatch(ctx context.Context, r *kafka.Reader, l BatchLimits) ([]kafka.Me
 
 // handleBatch decodes msgs and calls handle with their events until it
 // succeeds. It returns false when ctx ended first.
-func handleBatch(ctx context.Context, msgs []kafka.Message, log *slog.Logger,
+func handleBatch(ctx context.Context, tracer trace.Tracer, group string, msgs []kafka.Message, log *slog.Logger,
 	handle func(context.Context, []Envelope) error) bool {
 	envs := make([]Envelope, 0, len(msgs))
+	var links []trace.Link
 	for _, m := range msgs {
 		if env, ok := decode(m, log); ok {
 			envs = append(envs, env)
+			if sc := trace.SpanContextFromContext(obs.WithTraceParent(ctx, traceParentOf(m))); sc.IsValid() {
+				links = append(links, trace.Link{SpanContext: sc})
+			}
 		}
 	}
 	if len(envs) == 0 {
 		return true
 	}
+	// One span for the batch, linked to the trace of each event's request.
+	ctx, span := tracer.Start(ctx, "consume batch", trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
+		trace.WithAttributes(attribute.String("messaging.system", "kafka"),
+			attribute.String("messaging.consumer.group.name", group),
+			attribute.Int("messaging.batch.message_count", len(envs))))
+	defer span.End()
 	first, last := msgs[0], msgs[len(msgs)-1]
 	return untilHandled(ctx, log, "handling a batch of events failed; retrying",
 		func() error { return handle(ctx, envs) },

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // Follow reads every partition of topics from the newest message on and
@@ -150,7 +152,7 @@ func followPartition(ctx context.Context, brokers []string, s partitionStart, lo
 			log.Error("skipping a message that is not an event envelope", "offset", m.Offset, "err", err)
 			continue
 		}
-		if err := handle(ctx, env); err != nil && ctx.Err() == nil {
+		if err := handle(obs.WithTraceParent(ctx, traceParentOf(m)), env); err != nil && ctx.Err() == nil {
 			log.Warn("handling a followed event failed; not retried", "event_id", env.ID, "type", env.Type, "err", err)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
-	"github.com/paylane/paylane/libs/reqid"
 )
 
 // DefaultBodyLimit is the request body cap of NewApp when the given config
@@ -89,7 +88,6 @@ func Recover(log *slog.Logger) fiber.Handler {
 				return
 			}
 			log.ErrorContext(c.UserContext(), "panic in handler",
-				"request_id", reqid.From(c.UserContext()),
 				"method", c.Method(),
 				"route", c.Route().Path,
 				"panic", fmt.Sprint(r),

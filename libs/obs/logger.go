@@ -5,17 +5,56 @@
 package obs
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/paylane/paylane/libs/reqid"
 )
 
 // NewLogger returns a JSON logger that tags every record with the service
-// name. As a safety net it masks phone numbers in string values and errors,
-// and hides attributes whose key names a secret (see secretKey).
+// name, and a record logged with a context (InfoContext, ...) with the
+// request id and trace id the context carries (request_id, trace_id). As a
+// safety net it masks phone numbers in string values and errors, and hides
+// attributes whose key names a secret (see secretKey).
 func NewLogger(service string, w io.Writer, level slog.Level) *slog.Logger {
 	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: redactAttr})
-	return slog.New(h).With(slog.String("service", service))
+	return slog.New(contextHandler{h}).With(slog.String("service", service))
+}
+
+// contextHandler adds the request id and trace id of a record's context.
+type contextHandler struct{ slog.Handler }
+
+func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
+	if ctx != nil {
+		if id := reqid.From(ctx); id != "" && !hasAttr(r, "request_id") {
+			r.AddAttrs(slog.String("request_id", id))
+		}
+		if id := TraceID(ctx); id != "" {
+			r.AddAttrs(slog.String("trace_id", id))
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// hasAttr reports whether the record already carries key (a caller that
+// logs the request id itself), so the line never holds it twice.
+func hasAttr(r slog.Record, key string) bool {
+	found := false
+	r.Attrs(func(a slog.Attr) bool {
+		found = a.Key == key
+		return !found
+	})
+	return found
+}
+
+func (h contextHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return contextHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h contextHandler) WithGroup(name string) slog.Handler {
+	return contextHandler{h.Handler.WithGroup(name)}
 }
 
 // redactAttr is the ReplaceAttr hook of NewLogger.

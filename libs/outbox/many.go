@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // AddMany records envs for publication as part of tx in one INSERT, each on
@@ -37,10 +38,10 @@ func AddMany(ctx context.Context, tx pgx.Tx, envs []events.Envelope) error {
 	}
 	// WITH ORDINALITY and ORDER BY keep the given order in the bigserial ids
 	// the relay publishes by.
-	_, err := tx.Exec(ctx, `INSERT INTO outbox (event_id, topic, key, tenant_id, payload)
-		SELECT u.event_id, u.topic, u.tenant_id, u.tenant_id, u.payload::jsonb
+	_, err := tx.Exec(ctx, `INSERT INTO outbox (event_id, topic, key, tenant_id, payload, traceparent)
+		SELECT u.event_id, u.topic, u.tenant_id, u.tenant_id, u.payload::jsonb, $5
 		  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(event_id, topic, tenant_id, payload, n)
-		 ORDER BY u.n`, eventIDs, topics, tenants, payloads)
+		 ORDER BY u.n`, eventIDs, topics, tenants, payloads, obs.TraceParent(ctx))
 	if err != nil {
 		return fmt.Errorf("outbox: adding %d events: %w", n, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/tenancy"
 )
@@ -35,7 +36,8 @@ func Migrations() pgdb.MigrationSet {
 // Add records env for publication on topic (events.TopicFor(env.Type) when
 // topic is empty), keyed by the tenant id, as part of tx. It costs one INSERT,
 // deferred to the next statement or the commit in a tenancy.Pipelined
-// transaction (its error then comes from there). The relay of the process
+// transaction (its error then comes from there). The trace context of ctx
+// travels with the event (the Kafka message's traceparent header). The relay of the process
 // learns of the event from Relay.Wake after the commit (tenancy.OnCommit), or
 // finds it within its PollInterval.
 func Add(ctx context.Context, tx pgx.Tx, topic string, env events.Envelope) error {
@@ -53,8 +55,8 @@ func Add(ctx context.Context, tx pgx.Tx, topic string, env events.Envelope) erro
 		return fmt.Errorf("outbox: encoding %s event: %w", env.Type, err)
 	}
 	err = tenancy.Defer(ctx, tx,
-		"INSERT INTO outbox (event_id, topic, key, tenant_id, payload) VALUES ($1, $2, $3, $3, $4)",
-		env.ID, topic, env.TenantID, string(payload))
+		"INSERT INTO outbox (event_id, topic, key, tenant_id, payload, traceparent) VALUES ($1, $2, $3, $3, $4, $5)",
+		env.ID, topic, env.TenantID, string(payload), obs.TraceParent(ctx))
 	if err != nil {
 		return fmt.Errorf("outbox: adding %s event: %w", env.Type, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/segmentio/kafka-go"
+
+	"github.com/paylane/paylane/libs/obs"
 )
 
 // relayLockKey is the transaction advisory lock (an arbitrary constant) that
@@ -80,10 +82,15 @@ func (r *Relay) Wake() {
 
 // Run publishes until ctx is done, then closes the writer and returns nil. It
 // wakes on Wake and every PollInterval; database or Kafka errors are logged
-// and retried with backoff. Call Run once per Relay.
+// and retried with backoff. Call Run once per Relay. When ctx carries the
+// service's obs.Telemetry, the outbox backlog series are registered on its
+// registry (NewBacklogCollector).
 func (r *Relay) Run(ctx context.Context) error {
 	defer r.writer.Close()
 	r.applyDefaults()
+	if tel := obs.TelemetryFrom(ctx); tel.Registry != nil {
+		obs.Register(ctx, NewBacklogCollector(r.pool, tel.Service))
+	}
 
 	poll := time.NewTicker(r.PollInterval)
 	defer poll.Stop()
@@ -133,7 +140,7 @@ func (r *Relay) applyDefaults() {
 // the transaction holds the relays' advisory lock: the lock is an InitPlan,
 // taken before the scan, and without it the statement returns no rows. FOR
 // UPDATE SKIP LOCKED never waits on rows another session holds.
-const claimSQL = `SELECT id, topic, key, payload::text FROM outbox
+const claimSQL = `SELECT id, topic, key, payload::text, traceparent FROM outbox
 	WHERE (SELECT pg_try_advisory_xact_lock($1))
 	ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`
 
@@ -212,12 +219,16 @@ func scanClaimed(rows pgx.Rows) ([]int64, []kafka.Message, error) {
 	var msgs []kafka.Message
 	for rows.Next() {
 		var id int64
-		var topic, key, payload string
-		if err := rows.Scan(&id, &topic, &key, &payload); err != nil {
+		var topic, key, payload, traceParent string
+		if err := rows.Scan(&id, &topic, &key, &payload, &traceParent); err != nil {
 			return nil, nil, fmt.Errorf("reading outbox row: %w", err)
 		}
 		ids = append(ids, id)
-		msgs = append(msgs, kafka.Message{Topic: topic, Key: []byte(key), Value: []byte(payload)})
+		m := kafka.Message{Topic: topic, Key: []byte(key), Value: []byte(payload)}
+		if traceParent != "" {
+			m.Headers = []kafka.Header{{Key: obs.TraceParentHeader, Value: []byte(traceParent)}}
+		}
+		msgs = append(msgs, m)
 	}
 	return ids, msgs, rows.Err()
 }

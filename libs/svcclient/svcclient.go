@@ -22,6 +22,7 @@ import (
 
 	"github.com/paylane/paylane/libs/breaker"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/reqid"
 )
 
@@ -212,6 +213,7 @@ func (c *Client) send(ctx context.Context, r Request, payload []byte) (answer, e
 	if id := reqid.From(ctx); id != "" {
 		req.Header.Set(reqid.Header, id)
 	}
+	obs.Inject(ctx, req.Header) // the callee continues the caller's trace
 	if r.IdempotencyKey != "" {
 		req.Header.Set("Idempotency-Key", r.IdempotencyKey)
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	Web *fiber.App
 	// Registry is exposed at the internal listener's /metrics.
 	Registry *prometheus.Registry
+	// Tracing is the service's tracer provider (obs.NewTracing): workers
+	// find it, with Name and Registry, as the obs.Telemetry of Context, and
+	// it is flushed and stopped once the workers have ended. Nil: trace ids
+	// only, nothing exported.
+	Tracing *obs.Tracing
 	// Ready answers /readyz (nil: always ready).
 	Ready func(context.Context) error
 	// Log receives the lifecycle lines; nil discards.
@@ -86,7 +91,11 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{opts: o, ln: ln, httpDone: make(chan error, 1), failed: make(chan error, 1)}
-	s.ctx, s.cancel = context.WithCancel(ctx)
+	tel := obs.Telemetry{Service: o.Name, Tracing: o.Tracing}
+	if o.Registry != nil { // a nil *Registry in the interface would not read as nil
+		tel.Registry = o.Registry
+	}
+	s.ctx, s.cancel = context.WithCancel(obs.WithTelemetry(ctx, tel))
 	go func() { s.httpDone <- o.Web.Listener(ln) }()
 	s.internal, s.internalDone, err = obs.ServeInternal(s.ctx, o.InternalAddr, o.Registry, o.Ready, o.Log)
 	if err != nil {
@@ -188,5 +197,8 @@ func (s *Service) stop(internalStopped bool) {
 		}
 	}
 	s.workers.Wait()
+	if err := s.opts.Tracing.Shutdown(s.ctx); err != nil {
+		log.Warn("tracing shutdown", "error", err)
+	}
 	log.Info(s.opts.Name + " stopped")
 }

@@ -34,6 +34,16 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "batch_chunk_retries_total", Help: "Chunk writes retried after a transient failure, by type.",
 		}, []string{"type"}),
 	}
+	// Every type's series exist from the start at 0, so the dashboards'
+	// rates over them are never empty.
+	for _, t := range []batch.Type{batch.Contacts, batch.Receivables, batch.Payables} {
+		for _, s := range []batch.Status{batch.Completed, batch.PartialFailure, batch.Failed} {
+			m.finished.WithLabelValues(string(t), string(s))
+		}
+		m.rows.WithLabelValues(string(t), "succeeded")
+		m.rows.WithLabelValues(string(t), "failed")
+		m.retries.WithLabelValues(string(t))
+	}
 	if reg == nil {
 		return m, nil
 	}

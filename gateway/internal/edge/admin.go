@@ -25,6 +25,8 @@ type AdminConfig struct {
 	Logger    *slog.Logger
 	// ReadTimeout as in Config.
 	ReadTimeout time.Duration
+	// Tracing as in Config.
+	Tracing *obs.Tracing
 }
 
 // NewAdmin returns the admin plane application: every request needs
@@ -36,7 +38,7 @@ func NewAdmin(cfg AdminConfig) *fiber.App {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	want := sha256.Sum256([]byte(cfg.Token))
-	app := newApp(cfg.Logger, cfg.Registry, "gateway-admin", cfg.ReadTimeout)
+	app := newApp(cfg.Logger, cfg.Registry, "gateway-admin", cfg.ReadTimeout, cfg.Tracing)
 	app.Use(func(c *fiber.Ctx) error {
 		token, _ := tokens.Bearer(c.Get(fiber.HeaderAuthorization))
 		got := sha256.Sum256([]byte(token))

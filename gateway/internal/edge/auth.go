@@ -9,6 +9,7 @@ import (
 
 	"github.com/paylane/paylane/gateway/internal/tokens"
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
 	"github.com/paylane/paylane/libs/reqid"
 )
@@ -30,6 +31,7 @@ func (p *public) authenticate(c *fiber.Ctx) (*tokens.Resolved, error) {
 	intro, err := p.cfg.Resolver.Resolve(c.UserContext(), token, reqid.From(c.UserContext()))
 	switch {
 	case err == nil:
+		obs.SetTenant(c, intro.TenantID)
 		return intro, nil
 	case errors.Is(err, tokens.ErrInvalid):
 		return nil, p.refuse(c)

@@ -23,7 +23,6 @@ import (
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/obs"
 	"github.com/paylane/paylane/libs/ratelimit"
-	"github.com/paylane/paylane/libs/reqid"
 )
 
 // Body limits (contract section 2).
@@ -68,15 +67,18 @@ type Config struct {
 	// ReadTimeout bounds reading a request's header and body
 	// (DefaultReadTimeout when 0).
 	ReadTimeout time.Duration
+	// Tracing starts each request's trace (nil: ids only, nothing exported).
+	Tracing *obs.Tracing
 }
 
 // DefaultReadTimeout is the time a client has to send a whole request.
 const DefaultReadTimeout = 5 * time.Second
 
 // newApp returns a Fiber app with the shared middleware: request ids, panic
-// recovery, metrics and the access log. Fiber itself buffers bodies up to
-// MaxBatchBody; the per-route limits are checked by checkBody.
-func newApp(log *slog.Logger, reg prometheus.Registerer, service string, readTimeout time.Duration) *fiber.App {
+// recovery, metrics, the request's trace and the access log. Fiber itself
+// buffers bodies up to MaxBatchBody; the per-route limits are checked by
+// checkBody.
+func newApp(log *slog.Logger, reg prometheus.Registerer, service string, readTimeout time.Duration, tracing *obs.Tracing) *fiber.App {
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout
 	}
@@ -89,7 +91,7 @@ func newApp(log *slog.Logger, reg prometheus.Registerer, service string, readTim
 	if reg != nil {
 		app.Use(obs.HTTPMetrics(reg, service))
 	}
-	app.Use(accessLog(log), func(c *fiber.Ctx) error {
+	app.Use(tracing.EdgeRequests(log), func(c *fiber.Ctx) error {
 		if err := checkFraming(c); err != nil {
 			return err
 		}
@@ -114,7 +116,7 @@ func onUnknownMethod(app *fiber.App, log *slog.Logger, serve fiber.Handler) {
 				return herr
 			}
 		}
-		logRequest(log, c, start)
+		obs.LogUnrouted(c.UserContext(), log, c.Method(), c.Response().StatusCode(), start)
 		return nil
 	})
 }
@@ -131,35 +133,6 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		return render(c, err)
 	}
-}
-
-// accessLog logs every request at debug level, and 5xx answers at warn:
-// method, redacted path, status, duration and request id; never headers.
-func accessLog(log *slog.Logger) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		start := time.Now()
-		if err := c.Next(); err != nil {
-			if herr := c.App().ErrorHandler(c, err); herr != nil {
-				return herr
-			}
-		}
-		logRequest(log, c, start)
-		return nil
-	}
-}
-
-func logRequest(log *slog.Logger, c *fiber.Ctx, start time.Time) {
-	status := c.Response().StatusCode()
-	level := slog.LevelDebug
-	if status >= http.StatusInternalServerError {
-		level = slog.LevelWarn
-	}
-	log.Log(c.UserContext(), level, "request",
-		"request_id", reqid.From(c.UserContext()),
-		"method", c.Method(),
-		"path", obs.RedactPath(c.OriginalURL()),
-		"status", status,
-		"duration_ms", time.Since(start).Milliseconds())
 }
 
 func isBatch(path string) bool { return strings.HasSuffix(path, "/batch") }

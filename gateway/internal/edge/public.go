@@ -55,7 +55,7 @@ func New(cfg Config) *fiber.App {
 	p := &public{
 		cfg: cfg, base: base, health: base + "/healthcheck/app", document: base + "/openapi.json", log: cfg.Logger,
 	}
-	app := newApp(cfg.Logger, cfg.Registry, "gateway", cfg.ReadTimeout)
+	app := newApp(cfg.Logger, cfg.Registry, "gateway", cfg.ReadTimeout, cfg.Tracing)
 	app.Use(p.serve)
 	onUnknownMethod(app, cfg.Logger, p.serve)
 	return app

@@ -29,6 +29,8 @@ type Echo struct {
 	BodyLen        int    `json:"body_len"`
 	TenantID       string `json:"tenant_id"`
 	TokenID        int64  `json:"token_id"`
+	TraceParent    string `json:"traceparent"`
+	TraceState     string `json:"tracestate"`
 }
 
 // Upstream is a service behind the gateway. Under /api/ it verifies the
@@ -81,6 +83,7 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 		ForwardedProto: r.Header.Get("X-Forwarded-Proto"), ForwardedHost: r.Header.Get("X-Forwarded-Host"),
 		ForwardedFor: r.Header.Get("X-Forwarded-For"), ContentType: r.Header.Get("Content-Type"),
 		BodySHA256: hex.EncodeToString(sum[:]), BodyLen: len(body),
+		TraceParent: r.Header.Get("traceparent"), TraceState: r.Header.Get("tracestate"),
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		token, _ := strings.CutPrefix(auth, "Bearer ")

@@ -97,6 +97,9 @@ func (f *Forwarder) Forward(c *fiber.Ctx, r Request) error {
 	clientIP := c.IP()
 
 	rewriteRequest(req, r, clientIP, original)
+	// The upstream continues the gateway's trace; a client's own
+	// traceparent never travels past the edge.
+	obs.InjectRequest(c.UserContext(), &req.Header)
 	err := f.client.Do(req, resp)
 	req.SetRequestURIBytes(original)
 	if err != nil {

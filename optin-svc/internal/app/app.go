@@ -75,6 +75,8 @@ type Deps struct {
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	Log *slog.Logger
+	// Metrics counts provider calls and delivery reports (nil: not counted).
+	Metrics *Metrics
 }
 
 // Sending configures the messages.
@@ -105,6 +107,7 @@ type App struct {
 	sending      Sending
 	now          func() time.Time
 	log          *slog.Logger
+	metrics      *Metrics
 	// wake tells the dispatcher that a message was queued.
 	wake chan struct{}
 }
@@ -112,7 +115,7 @@ type App struct {
 // New returns the use cases on their dependencies.
 func New(d Deps) *App {
 	a := &App{store: d.Store, contacts: d.Contacts, transactions: d.Transactions, identity: d.Identity, provider: d.Provider, sending: d.Sending,
-		now: d.Now, log: d.Log, wake: make(chan struct{}, 1)}
+		now: d.Now, log: d.Log, metrics: d.Metrics, wake: make(chan struct{}, 1)}
 	if a.provider == nil {
 		a.provider = sms.Sink{}
 	}

@@ -81,6 +81,7 @@ func (a *App) dispatch(ctx context.Context, it store.QueueItem) error {
 		return err
 	}
 	res, sendErr := a.provider.Send(ctx, out)
+	a.metrics.sent(a.provider.Name(), sendErr)
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
 	return a.recordSend(rctx, it, res, sendErr)

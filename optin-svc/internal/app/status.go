@@ -28,6 +28,7 @@ type StatusReport struct {
 // report for an unknown message, of another provider message, or that
 // would move the message back is ignored.
 func (a *App) RecordStatus(ctx context.Context, r StatusReport) error {
+	a.metrics.reported(a.provider.Name(), r.Status)
 	var to string
 	switch r.Status {
 	case "delivered":

@@ -73,6 +73,14 @@ func TestTwilioRetriesThenDeliveryCallback(t *testing.T) {
 	if diff := cmp.Diff(wantTypes, messageTypes(env.Outbox(t, tenant))); diff != "" {
 		t.Errorf("message events (-want +got):\n%s", diff)
 	}
+	// Two retryable refusals, then accepted; the forged report is not one.
+	expectSMSSeries(t, env, map[string]float64{
+		"sms_send_attempts_total twilio retryable":    2,
+		"sms_send_attempts_total twilio accepted":     1,
+		"sms_send_attempts_total twilio rejected":     0,
+		"sms_delivery_reports_total twilio delivered": 2,
+		"sms_delivery_reports_total twilio other":     1,
+	})
 }
 
 func TestTwilioPermanentRefusals(t *testing.T) {
@@ -121,4 +129,11 @@ func TestTwilioPermanentRefusals(t *testing.T) {
 	if len(page.Data) != 1 || page.Data[0].PhoneLast4 != "0155" || page.Data[0].Source != "inbound_stop" {
 		t.Errorf("suppression list = %s", res.Body)
 	}
+	// Two refusals for good; three 5xx answers, each one a provider call
+	// a retry could have fixed (the last one ran out of attempts).
+	expectSMSSeries(t, env, map[string]float64{
+		"sms_send_attempts_total twilio rejected":  2,
+		"sms_send_attempts_total twilio retryable": 3,
+		"sms_send_attempts_total twilio accepted":  0,
+	})
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/obs"
-	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
@@ -86,7 +85,7 @@ func (l *landing) refuse(c *fiber.Ctx, err error) error {
 	if errors.Is(err, optin.ErrNotFound) {
 		return l.message(c, http.StatusNotFound, "Page not found", "This sign-up link is not active.")
 	}
-	l.log.ErrorContext(c.UserContext(), "landing page failed", "request_id", reqid.From(c.UserContext()),
+	l.log.ErrorContext(c.UserContext(), "landing page failed",
 		"error", obs.RedactPhone(err.Error()))
 	c.Set(fiber.HeaderRetryAfter, "30")
 	return l.message(c, http.StatusServiceUnavailable, "Please try again shortly",

@@ -14,6 +14,7 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -80,6 +81,8 @@ type App struct {
 	sandbox rail.Adapter
 	// rails reaches the tenants' payment providers (nil: none configured).
 	rails *Rails
+	// railOps counts every rail's answers (nil: not counted).
+	railOps *railmetrics.Metrics
 }
 
 // New returns the use cases. now is the clock (time.Now in production; tests
@@ -89,6 +92,33 @@ func New(s *store.Store, contacts Contacts, signer *links.Signer, now func() tim
 		now = time.Now
 	}
 	return &App{store: s, contacts: contacts, links: signer, now: now, sandbox: sandbox.Rail{}}
+}
+
+// WithRailMetrics makes a count the rail's answers on m and returns a.
+// Call it while wiring, before a serves anything.
+func (a *App) WithRailMetrics(m *railmetrics.Metrics) *App {
+	a.railOps = m
+	return a
+}
+
+// observeRail counts one answer of the rail that moves the item's money.
+func (a *App) observeRail(it txn.Item, operation string, outcome rail.Outcome) {
+	name := it.Rail
+	if name == "" {
+		name = string(rail.Sandbox)
+	}
+	var o string
+	switch outcome {
+	case rail.Approved:
+		o = railmetrics.Succeeded
+	case rail.Declined:
+		o = railmetrics.Declined
+	case rail.Redirect:
+		return // the answer comes later, as the provider's event
+	default:
+		o = railmetrics.Error
+	}
+	a.railOps.Observe(name, operation, o)
 }
 
 // Now returns the clock's time as Postgres keeps it (UTC, microseconds), so

@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -88,6 +89,7 @@ func (a *App) RetryPayment(ctx context.Context, scope Scope, id string) (txn.Ite
 // write transaction wtx of the request that charged.
 func (a *App) applyCharge(ctx context.Context, wtx idempotency.Tx, tenantID, id string, ch rail.Result) (txn.Item, error) {
 	return a.change(ctx, wtx, tenantID, txn.Receivable, id, func(tx *store.Tx, it *txn.Item) error {
+		a.observeRail(*it, railmetrics.Charge, ch.Outcome)
 		return a.recordCharge(ctx, tx, it, ch)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -87,6 +88,9 @@ func (a *App) StartCheckout(ctx context.Context, it txn.Item, returnURL, cancelU
 		}
 		return tx.SetProviderReference(ctx, it.TransactionID, res.Reference)
 	})
+	if errors.Is(err, rail.ErrUnavailable) || errors.Is(err, ErrProviderRefused) {
+		a.observeRail(it, railmetrics.Charge, rail.Error)
+	}
 	if errors.Is(err, rail.ErrUnavailable) {
 		return "", fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -137,6 +141,7 @@ func (a *App) StartPayout(ctx context.Context, it txn.Item, returning bool, retu
 	})
 	switch {
 	case errors.Is(err, rail.ErrUnavailable):
+		a.observeRail(it, railmetrics.IdentityCheck, rail.Error)
 		return PayoutStep{Item: it}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	case err != nil:
 		return PayoutStep{Item: it}, err

@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -87,6 +88,7 @@ func (a *App) checkIdentity(ctx context.Context, tx *store.Tx, it *txn.Item) err
 		return err
 	}
 	ok, reason := res.Outcome == rail.Approved, res.Reason
+	a.observeRail(*it, railmetrics.IdentityCheck, res.Outcome)
 	outcome := "passed"
 	if !ok {
 		outcome = "failed"
@@ -154,6 +156,7 @@ func (a *App) disburse(ctx context.Context, wtx idempotency.Tx, tenantID, id str
 			Outcome: string(res.Outcome), Last4: last4, FailureReason: opt(reason), CreatedAt: now}); err != nil {
 			return err
 		}
+		a.observeRail(*it, railmetrics.Disbursement, res.Outcome)
 		if res.Reference != "" {
 			it.ProviderReference = &res.Reference
 		}

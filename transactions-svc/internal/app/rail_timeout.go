@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/paylane/paylane/transactions-svc/internal/rail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -37,10 +39,11 @@ func (a *App) railTimeoutDue(ctx context.Context, tx *store.Tx, it *txn.Item) er
 	if due := it.UpdatedAt.Add(railTimeout); a.Now().Before(due) {
 		return tx.Schedule(ctx, *it, store.KindRailTimeout, due)
 	}
-	action, own := txn.RailError, evPaymentFailed
+	action, own, operation := txn.RailError, evPaymentFailed, railmetrics.Charge
 	if it.Direction == txn.Payable {
-		action, own = txn.RailFailed, evDisbursementFailed
+		action, own, operation = txn.RailFailed, evDisbursementFailed, railmetrics.Disbursement
 	}
+	a.observeRail(*it, operation, rail.Error) // the rail never answered
 	if err := move(it, action); err != nil {
 		return err
 	}

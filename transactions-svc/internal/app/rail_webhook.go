@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/internal/rail"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -135,6 +136,13 @@ func (a *App) settleReceivable(ctx context.Context, tx *store.Tx, railID string,
 	if ev.Kind == rail.PaymentFailed {
 		it.Declines++ // the next checkout is a new one
 	}
+	// A payment the provider reports failed is the payer's (a card or bank
+	// debit refused on the provider's page), not the rail's own failure.
+	observed := res.Outcome
+	if ev.Kind == rail.PaymentFailed {
+		observed = rail.Declined
+	}
+	a.observeRail(it, railmetrics.Charge, observed)
 	return a.recordCharge(ctx, tx, &it, res)
 }
 
@@ -159,6 +167,7 @@ func (a *App) settleTransfer(ctx context.Context, tx *store.Tx, railID string, e
 		return err
 	}
 	it.DisbursedAt, it.FailureReason, it.ProviderReference = &now, nil, &ev.Reference
+	a.observeRail(it, railmetrics.Disbursement, rail.Approved)
 	if err := stopWork(ctx, tx, it); err != nil {
 		return err
 	}

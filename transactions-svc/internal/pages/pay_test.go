@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	dto "github.com/prometheus/client_model/go"
 
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/sandbox"
 	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
@@ -60,6 +62,37 @@ func TestPayWithEachSandboxCard(t *testing.T) {
 	if r.Status != http.StatusOK || o.Data.Status != "paid" {
 		t.Fatalf("retry-payment: %d %s", r.Status, r.Body)
 	}
+	// Each answer of the rail counted once: the paying card and the retry,
+	// the decline, the processor error; the second submission of a paid
+	// link never reached the rail.
+	for outcome, want := range map[string]float64{railmetrics.Succeeded: 2, railmetrics.Declined: 1, railmetrics.Error: 1} {
+		c, err := f.env.Metrics.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := railCount(c, "sandbox", railmetrics.Charge, outcome); got != want {
+			t.Errorf("rail_operations_total{rail=sandbox,operation=charge,outcome=%s} = %v, want %v", outcome, got, want)
+		}
+	}
+}
+
+// railCount is the value of rail_operations_total with the given labels.
+func railCount(families []*dto.MetricFamily, rail, operation, outcome string) float64 {
+	for _, f := range families {
+		if f.GetName() != "rail_operations_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			l := map[string]string{}
+			for _, p := range m.GetLabel() {
+				l[p.GetName()] = p.GetValue()
+			}
+			if l["rail"] == rail && l["operation"] == operation && l["outcome"] == outcome {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return -1
 }
 
 func TestFiveDeclinesRevokeTheLink(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 )
 
 func bank(account string) url.Values {
@@ -51,6 +53,23 @@ func TestPayoutPage(t *testing.T) {
 			}
 			expectPage(t, f.get(t, link), http.StatusOK, "Payout sent")
 		})
+	}
+	families, err := f.env.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		operation, outcome string
+		want               float64
+	}{
+		{railmetrics.IdentityCheck, railmetrics.Succeeded, 3},
+		{railmetrics.IdentityCheck, railmetrics.Declined, 2},
+		{railmetrics.Disbursement, railmetrics.Succeeded, 3},
+		{railmetrics.Disbursement, railmetrics.Error, 1},
+	} {
+		if got := railCount(families, "sandbox", c.operation, c.outcome); got != c.want {
+			t.Errorf("rail_operations_total{operation=%s,outcome=%s} = %v, want %v", c.operation, c.outcome, got, c.want)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/rail/striperail"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 )
 
 const webhookSecret = "whsec_paylane_test"
@@ -233,6 +234,8 @@ func TestReceivableOnStripeIsPaidThroughCheckoutAndItsWebhook(t *testing.T) {
 		t.Fatalf("a replayed webhook wrote %d events", n-events)
 	}
 	expectPage(t, f.get(t, link), http.StatusOK, "Payment received")
+	// Opening the checkout is no answer yet; the webhook's payment is one.
+	expectRailCounts(t, f.fixture, "stripe", map[[2]string]float64{{railmetrics.Charge, railmetrics.Succeeded}: 1})
 }
 
 func TestStripePaymentFailureFailsTheReceivableWithTheProvidersReason(t *testing.T) {
@@ -251,6 +254,11 @@ func TestStripePaymentFailureFailsTheReceivableWithTheProvidersReason(t *testing
 	if f.count(t, "receivable.payment_failed") != 1 {
 		t.Fatal("no receivable.payment_failed event")
 	}
+	// The payer's refused payment is a decline, not the rail's error.
+	expectRailCounts(t, f.fixture, "stripe", map[[2]string]float64{
+		{railmetrics.Charge, railmetrics.Declined}: 1,
+		{railmetrics.Charge, railmetrics.Error}:    0,
+	})
 	// retry-payment reopens it: the payer pays on a new checkout.
 	if r := f.env.Do(t, http.MethodPost, "/api/v1/receivables/"+rec.ID+"/retry-payment", f.token, "{}"); r.Status != http.StatusOK {
 		t.Fatalf("retry-payment: %d %s", r.Status, r.Body)
@@ -389,6 +397,37 @@ func TestStripeDownLeavesItemsRetryable(t *testing.T) {
 	}
 	if got := f.item(t, "payables", pay.ID); got.Status != "disbursed" {
 		t.Fatalf("after the retry: %+v", got)
+	}
+	// Stripe's absence counts as the rail's errors, each where it struck:
+	// the checkout, the second recipient's onboarding, and the transfers
+	// tried while it was away (every payable waiting for the account that
+	// turned ready: at least this one).
+	expectRailCounts(t, f.fixture, "stripe", map[[2]string]float64{
+		{railmetrics.Charge, railmetrics.Error}:           1,
+		{railmetrics.IdentityCheck, railmetrics.Error}:    1,
+		{railmetrics.Disbursement, railmetrics.Succeeded}: 1,
+	})
+	families, err := f.env.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := railCount(families, "stripe", railmetrics.Disbursement, railmetrics.Error); n < 1 {
+		t.Errorf("transfers failed while Stripe was away: rail_operations_total counts %v errors, want at least 1", n)
+	}
+}
+
+// expectRailCounts compares rail_operations_total of rail with want, keyed
+// by operation and outcome.
+func expectRailCounts(t *testing.T, f fixture, rail string, want map[[2]string]float64) {
+	t.Helper()
+	families, err := f.env.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range want {
+		if got := railCount(families, rail, k[0], k[1]); got != v {
+			t.Errorf("rail_operations_total{rail=%s,operation=%s,outcome=%s} = %v, want %v", rail, k[0], k[1], got, v)
+		}
 	}
 }
 

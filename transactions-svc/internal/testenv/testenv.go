@@ -23,6 +23,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paylane/paylane/contacts-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/authz"
@@ -34,6 +35,7 @@ import (
 	"github.com/paylane/paylane/transactions-svc/internal/links"
 	"github.com/paylane/paylane/transactions-svc/internal/pages"
 	"github.com/paylane/paylane/transactions-svc/internal/peers"
+	"github.com/paylane/paylane/transactions-svc/internal/railmetrics"
 	"github.com/paylane/paylane/transactions-svc/internal/scheduler"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/migrations"
@@ -65,6 +67,8 @@ type Env struct {
 	// IdentityURL serves the JWKS of Signer.
 	IdentityURL string
 	DBAppDSN    string
+	// Metrics holds the series the service counts (rail_operations_total).
+	Metrics *prometheus.Registry
 }
 
 // New builds the service for one test.
@@ -82,7 +86,12 @@ func New(t testing.TB) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.App = app.New(e.Store, peers.NewContacts(e.ContactsURL, nil, 5*time.Second), e.Links, e.Clock.Now)
+	e.Metrics = prometheus.NewRegistry()
+	rails, err := railmetrics.New(e.Metrics, "sandbox", "stripe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.App = app.New(e.Store, peers.NewContacts(e.ContactsURL, nil, 5*time.Second), e.Links, e.Clock.Now).WithRailMetrics(rails)
 	e.Scheduler = scheduler.New(e.Store, e.App, time.Second, nil)
 	verifier, err := authz.NewStaticVerifier(signer.JWKS())
 	if err != nil {

@@ -36,6 +36,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "webhook_endpoints_disabled_total", Help: "Endpoints disabled after consecutive failures.",
 		}),
 	}
+	// Both outcomes exist from the start at 0, so the failure ratio the
+	// alerts and dashboards read is never empty.
+	m.attempts.WithLabelValues("succeeded")
+	m.attempts.WithLabelValues("failed")
 	if reg == nil {
 		return m, nil
 	}
