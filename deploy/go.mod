@@ -92,6 +92,7 @@ require (
 	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
+	github.com/paylane/paylane/webhook-svc/client v0.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect
@@ -139,6 +140,7 @@ require (
 	github.com/paylane/paylane/ai-gateway-svc v0.0.0
 	github.com/paylane/paylane/batch-svc v0.0.0
 	github.com/paylane/paylane/contacts-svc v0.0.0
+	github.com/paylane/paylane/dashboard-svc v0.0.0
 	github.com/paylane/paylane/gateway v0.0.0
 	github.com/paylane/paylane/identity-svc v0.0.0
 	github.com/paylane/paylane/identity-svc/client v0.0.0
@@ -154,6 +156,7 @@ replace (
 	github.com/paylane/paylane/batch-svc => ../batch-svc
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
+	github.com/paylane/paylane/dashboard-svc => ../dashboard-svc
 	github.com/paylane/paylane/gateway => ../gateway
 	github.com/paylane/paylane/identity-svc => ../identity-svc
 	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
@@ -164,4 +167,5 @@ replace (
 	github.com/paylane/paylane/transactions-svc => ../transactions-svc
 	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc => ../webhook-svc
+	github.com/paylane/paylane/webhook-svc/client => ../webhook-svc/client
 )

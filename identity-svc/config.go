@@ -26,6 +26,10 @@ type Config struct {
 	ServiceSecret string `env:"SERVICE_SECRET"`
 	// InternalTokenTTL is the lifetime of internal tokens (INTERNAL_TOKEN_TTL, 60s).
 	InternalTokenTTL time.Duration `env:"INTERNAL_TOKEN_TTL" envDefault:"60s"`
+	// PublicBaseURL is the public origin the dashboard's set-password links
+	// start with, e.g. https://api.example.com (PUBLIC_BASE_URL); empty,
+	// the links are paths on the public host.
+	PublicBaseURL string `env:"PUBLIC_BASE_URL"`
 	// Registrar, when set, registers this instance (its HTTP port, with a
 	// health check on the internal listener's /readyz) at start and
 	// deregisters it at stop. ConfigFromEnv sets Consul's when
@@ -69,6 +73,9 @@ func (c Config) Validate() error {
 	}
 	if c.InternalTokenTTL <= 0 || c.InternalTokenTTL > maxInternalTokenTTL {
 		errs = append(errs, fmt.Errorf("INTERNAL_TOKEN_TTL must be positive and at most %s", maxInternalTokenTTL))
+	}
+	if c.PublicBaseURL != "" && !envconf.IsHTTPURL(c.PublicBaseURL) {
+		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL %q is not an absolute http(s) URL", c.PublicBaseURL))
 	}
 	return errors.Join(errs...)
 }

@@ -38,7 +38,7 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 		return svcrun.Parts{}, fmt.Errorf("loading signing key: %w", err)
 	}
 	web := e.NewApp()
-	httpapi.Register(web, app.New(store.New(e.Pool), signer, cfg.InternalTokenTTL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
+	httpapi.Register(web, app.New(store.New(e.Pool), signer, cfg.InternalTokenTTL).WithPublicURL(cfg.PublicBaseURL), signer.JWKS(), cfg.AdminToken, cfg.ServiceSecret)
 	parts := svcrun.Parts{Web: web}
 	if len(cfg.KafkaBrokers) > 0 {
 		parts.Workers = append(parts.Workers, svcrun.Worker{Name: "outbox relay", Run: outbox.NewRelay(e.Pool, cfg.KafkaBrokers, e.Log).Run})

@@ -51,6 +51,12 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-require github.com/paylane/paylane/libs v0.0.0
+require (
+	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/webhook-svc/client v0.0.0
+)
 
-replace github.com/paylane/paylane/libs => ../libs
+replace (
+	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/webhook-svc/client => ./client
+)

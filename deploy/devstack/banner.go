@@ -27,6 +27,7 @@ Paylane devstack is up.
   admin API    %[3]s (admin token in %[4]s)
   demo tenant  %[5]s
   demo token   %[6]s
+  dashboard    %[1]s/dashboard (demo_user_email and demo_user_password in %[4]s)
 
 Try it:
   curl --cacert %[2]s %[1]s/api/v1/healthcheck/app

@@ -2,9 +2,12 @@ package devstack
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/libs/authz"
@@ -61,4 +64,60 @@ func demoTenant(ctx context.Context, admin *client.Admin, prevID string) (string
 		return "", fmt.Errorf("creating the demo tenant: %w", err)
 	}
 	return t.ID, nil
+}
+
+// demoUserEmail is the sign-in of the demo tenant's owner in the dashboard.
+const demoUserEmail = "owner@demo.paylane.test"
+
+// ensureDemoUser returns the dashboard owner of the demo tenant from the
+// previous start when its credentials still sign in to that tenant, else
+// creates an owner with a fresh random password through the operator
+// plane's one-time link, as an operator would.
+func ensureDemoUser(ctx context.Context, admin *client.Admin, identity *client.Client, tenantID string, prev File) (email, password string, err error) {
+	if prev.DemoUserEmail != "" && prev.DemoUserPassword != "" {
+		u, err := identity.SignIn(ctx, prev.DemoUserEmail, prev.DemoUserPassword)
+		if err == nil && u.TenantID == tenantID {
+			return prev.DemoUserEmail, prev.DemoUserPassword, nil
+		}
+	}
+	password, err = randomPassword()
+	if err != nil {
+		return "", "", err
+	}
+	email = demoUserEmail
+	created, err := admin.CreateUser(ctx, tenantID, client.UserInput{Email: email, Name: "Demo Owner", Role: "owner"})
+	if client.StatusOf(err) == http.StatusUnprocessableEntity {
+		// The address is taken in this tenant by an owner whose password
+		// is lost with an older devstack.json: a new address.
+		suffix, rerr := randomPassword()
+		if rerr != nil {
+			return "", "", rerr
+		}
+		email = "owner-" + strings.ToLower(suffix[:8]) + "@demo.paylane.test"
+		created, err = admin.CreateUser(ctx, tenantID, client.UserInput{Email: email, Name: "Demo Owner", Role: "owner"})
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("creating the demo owner: %w", err)
+	}
+	link, err := url.Parse(created.SetPasswordURL)
+	if err != nil {
+		return "", "", fmt.Errorf("reading the demo owner's link: %w", err)
+	}
+	if _, err := identity.SetPassword(ctx, link.Query().Get("token"), password); err != nil {
+		return "", "", fmt.Errorf("setting the demo owner's password: %w", err)
+	}
+	return email, password, nil
+}
+
+// randomPassword is 24 random letters and digits.
+func randomPassword() (string, error) {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("reading random bytes: %w", err)
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b), nil
 }

@@ -212,6 +212,11 @@ func (s *stack) start(ctx context.Context, g *errgroup.Group) (Info, error) {
 		return Info{}, err
 	}
 	info.DemoTenantID, info.DemoToken = d.tenantID, d.token
+	info.DemoUserEmail, info.DemoUserPassword, err = ensureDemoUser(ctx, admin,
+		client.NewWithSecret("http://"+addrs["identity"], s.secrets.ServiceSecret, hc), d.tenantID, readFile(s.paths.state))
+	if err != nil {
+		return Info{}, err
+	}
 	if err := writeFile(s.paths.state, info.File); err != nil {
 		return Info{}, err
 	}

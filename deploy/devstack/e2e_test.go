@@ -57,6 +57,9 @@ func TestEndToEnd(t *testing.T) {
 	if second.info.DemoToken != first.info.DemoToken {
 		t.Error("demo token changed across restart")
 	}
+	if second.info.DemoUserEmail != first.info.DemoUserEmail || second.info.DemoUserPassword != first.info.DemoUserPassword {
+		t.Error("demo dashboard owner changed across restart")
+	}
 	if !strings.Contains(second.logs.String(), "from an earlier run still serves") {
 		t.Error("the second start did not report stopping the postgres left running on its data directory")
 	}
@@ -170,7 +173,8 @@ func checkStateFile(t *testing.T, info Info) {
 		}
 	}
 	sort.Strings(keys)
-	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "gateway_url", "kafka_brokers", "sms_auth_token", "stripe_api_base"}
+	want := []string{"admin_token", "admin_url", "ca_file", "demo_tenant_id", "demo_token", "demo_user_email", "demo_user_password",
+		"gateway_url", "kafka_brokers", "sms_auth_token", "stripe_api_base"}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("devstack.json keys (-want +got):\n%s", diff)
 	}

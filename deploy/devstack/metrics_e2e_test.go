@@ -33,6 +33,7 @@ func mixedTraffic(t *testing.T, c *contactsE2E) {
 		}
 		c.call(t, "PROPFIND", "/api/v1/contacts", c.token, "", nil)
 		c.call(t, http.MethodPost, "/api/v1/gateway/resolve-contact", c.token, `{"name":"Mix"}`, nil)
+		c.call(t, http.MethodGet, "/dashboard/sign-in", "", "", nil)
 		c.call(t, http.MethodDelete, path, c.token, "", nil)
 	}
 }

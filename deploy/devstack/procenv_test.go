@@ -12,6 +12,7 @@ import (
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
+	dashboardsvc "github.com/paylane/paylane/dashboard-svc"
 	"github.com/paylane/paylane/gateway"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	optinsvc "github.com/paylane/paylane/optin-svc"
@@ -32,7 +33,7 @@ func fixtureDeps() deps {
 		},
 		identityURL: "http://127.0.0.1:4001",
 		urls: map[string]string{"identity": "http://127.0.0.1:4001", "contacts": "http://127.0.0.1:4002",
-			"optin": "http://127.0.0.1:4003", "transactions": "http://127.0.0.1:4004"},
+			"optin": "http://127.0.0.1:4003", "transactions": "http://127.0.0.1:4004", "webhook": "http://127.0.0.1:4005"},
 		publicURL: "https://localhost:8999",
 		caFile:    "/tmp/devstack-ca.pem",
 	}
@@ -117,10 +118,15 @@ func TestProcessEnvironmentIsTheInProcessConfig(t *testing.T) {
 		got, err := aigatewaysvc.ConfigFromEnv()
 		check(t, aiGatewayConfig(ai), got, err, ignored(aigatewaysvc.Config{}))
 	})
+	t.Run("dashboard", func(t *testing.T) {
+		setEnv(t, dashboardEnv(d))
+		got, err := dashboardsvc.ConfigFromEnv()
+		check(t, dashboardConfig(d), got, err, ignored(dashboardsvc.Config{}))
+	})
 	t.Run("gateway", func(t *testing.T) {
 		routes, admin := gatewayRoutes(services(), map[string]string{"identity": "127.0.0.1:4001", "contacts": "127.0.0.1:4002",
 			"optin": "127.0.0.1:4003", "transactions": "127.0.0.1:4004", "webhook": "127.0.0.1:4005",
-			"batch": "127.0.0.1:4006", "ai-gateway": "127.0.0.1:4007"})
+			"batch": "127.0.0.1:4006", "ai-gateway": "127.0.0.1:4007", "dashboard": "127.0.0.1:4008"})
 		gd := gatewayDeps{
 			listenAddr: "127.0.0.1:8999", adminAddr: "127.0.0.1:8998", internalAddr: "127.0.0.1:8997",
 			certFile: "/tmp/cert.pem", keyFile: "/tmp/key.pem", identityURL: "http://127.0.0.1:4001",

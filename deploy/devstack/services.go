@@ -15,6 +15,7 @@ import (
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
+	dashboardsvc "github.com/paylane/paylane/dashboard-svc"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/svcrun"
@@ -100,6 +101,8 @@ func services() []service {
 			routes: []string{"/api/v1/contacts/batch", "/api/v1/receivables/batch", "/api/v1/payables/batch", "/api/v1/batches"}},
 		{name: "ai-gateway", stage: 1, noDatabase: true, routes: []string{"/api/v1/gateway"}, run: runAIGateway,
 			binary: "ai-gateway-svc", env: aiGatewayEnv},
+		{name: "dashboard", stage: 1, routes: []string{"/dashboard"}, run: runDashboard,
+			binary: "dashboard-svc", env: dashboardEnv},
 	}
 }
 
@@ -114,6 +117,7 @@ func identityConfig(d deps) identitysvc.Config {
 		AdminToken:       d.secrets.AdminToken,
 		ServiceSecret:    d.secrets.ServiceSecret,
 		InternalTokenTTL: 60 * time.Second,
+		PublicBaseURL:    d.publicURL,
 	}
 }
 
@@ -122,7 +126,8 @@ func identityEnv(d deps) []string {
 		"SIGNING_KEY="+b64(d.secrets.SigningKey),
 		"ADMIN_TOKEN="+d.secrets.AdminToken,
 		"SERVICE_SECRET="+d.secrets.ServiceSecret,
-		"INTERNAL_TOKEN_TTL=60s")
+		"INTERNAL_TOKEN_TTL=60s",
+		"PUBLIC_BASE_URL="+d.publicURL)
 }
 
 func runContacts(ctx context.Context, d deps, ready func(string)) error {
@@ -224,6 +229,26 @@ func aiGatewayEnv(d deps) []string {
 	return append(commonEnv(d),
 		"CONTACTS_URL="+d.urls["contacts"],
 		"TRANSACTIONS_URL="+d.urls["transactions"])
+}
+
+func runDashboard(ctx context.Context, d deps, ready func(string)) error {
+	return dashboardsvc.Run(ctx, dashboardConfig(d), runOptions(d, ready)...)
+}
+
+func dashboardConfig(d deps) dashboardsvc.Config {
+	return dashboardsvc.Config{
+		Base:            base(d),
+		TransactionsURL: d.urls["transactions"],
+		WebhookURL:      d.urls["webhook"],
+		ServiceSecret:   d.secrets.ServiceSecret,
+	}
+}
+
+func dashboardEnv(d deps) []string {
+	return append(commonEnv(d),
+		"TRANSACTIONS_URL="+d.urls["transactions"],
+		"WEBHOOK_URL="+d.urls["webhook"],
+		"SERVICE_SECRET="+d.secrets.ServiceSecret)
 }
 
 // loopbackOnly lets the local stack deliver webhooks to receivers on this

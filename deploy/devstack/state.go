@@ -15,6 +15,10 @@ type File struct {
 	SMSAuthToken string `json:"sms_auth_token"`
 	DemoTenantID string `json:"demo_tenant_id"`
 	DemoToken    string `json:"demo_token"`
+	// DemoUserEmail and DemoUserPassword sign in to the dashboard
+	// (/dashboard) as the demo tenant's owner.
+	DemoUserEmail    string `json:"demo_user_email"`
+	DemoUserPassword string `json:"demo_user_password"`
 	// KafkaBrokers is the Kafka-protocol broker's address (host:port, comma
 	// separated), for watching the paylane.*.v1 topics with any Kafka client.
 	KafkaBrokers string `json:"kafka_brokers"`

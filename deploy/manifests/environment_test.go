@@ -15,6 +15,7 @@ import (
 	aigatewaysvc "github.com/paylane/paylane/ai-gateway-svc"
 	batchsvc "github.com/paylane/paylane/batch-svc"
 	contactssvc "github.com/paylane/paylane/contacts-svc"
+	dashboardsvc "github.com/paylane/paylane/dashboard-svc"
 	"github.com/paylane/paylane/gateway"
 	identitysvc "github.com/paylane/paylane/identity-svc"
 	optinsvc "github.com/paylane/paylane/optin-svc"
@@ -47,6 +48,7 @@ func configLoaders() map[string]func() error {
 		"webhook-svc":      func() error { _, err := fromEnv(webhooksvc.ConfigFromEnv); return err },
 		"batch-svc":        func() error { _, err := fromEnv(batchsvc.ConfigFromEnv); return err },
 		"ai-gateway-svc":   func() error { _, err := fromEnv(aigatewaysvc.ConfigFromEnv); return err },
+		"dashboard-svc":    func() error { _, err := fromEnv(dashboardsvc.ConfigFromEnv); return err },
 		"gateway":          func() error { _, err := gateway.ConfigFromEnv(); return err },
 		"optin-svc": func() error {
 			cfg, err := fromEnv(optinsvc.ConfigFromEnv)

@@ -19,3 +19,6 @@ CREATE DATABASE webhook OWNER webhook_owner;
 CREATE ROLE batch_owner LOGIN PASSWORD 'batch_owner';
 CREATE ROLE batch_app LOGIN PASSWORD 'batch_app';
 CREATE DATABASE batch OWNER batch_owner;
+CREATE ROLE dashboard_owner LOGIN PASSWORD 'dashboard_owner';
+CREATE ROLE dashboard_app LOGIN PASSWORD 'dashboard_app';
+CREATE DATABASE dashboard OWNER dashboard_owner;

@@ -44,7 +44,7 @@ type env struct {
 }
 
 // newEnv starts the edge; mod may change its configuration. Routes:
-// /api/v1/contacts, /l/r, /l/p, /l/o and /webhooks/sms/inbound go to the upstream;
+// /api/v1/contacts, /l/r, /l/p, /l/o, /webhooks/sms/inbound and /dashboard go to the upstream;
 // /api/v1/receivables is documented but has no route.
 func newEnv(t testing.TB, mod func(*edge.Config, *env)) *env {
 	t.Helper()
@@ -63,6 +63,7 @@ func newEnv(t testing.TB, mod func(*edge.Config, *env)) *env {
 			{Prefix: "/l/p", Upstream: e.upstream.URL},
 			{Prefix: "/l/o", Upstream: e.upstream.URL},
 			{Prefix: "/webhooks/sms/inbound", Upstream: e.upstream.URL},
+			{Prefix: "/dashboard", Upstream: e.upstream.URL},
 		}),
 		Limiter:   ratelimit.NewMemory(time.Now),
 		Limits:    edge.Limits{Token: 60, IP: 30, Webhook: 120, PageIP: 300, PageLink: 30},

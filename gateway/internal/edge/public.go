@@ -25,6 +25,10 @@ const (
 	kindPublic               // forwarded without a token (hosted pages, provider callbacks)
 )
 
+// DashboardPrefix is the tenant dashboard's path, forwarded like a hosted
+// page but outside every rate limit.
+const DashboardPrefix = "/dashboard"
+
 // target is where a request goes.
 type target struct {
 	kind     kind
@@ -69,7 +73,7 @@ func (p *public) serve(c *fiber.Ctx) error {
 			return err
 		}
 		err = p.limitToken(c, intro)
-	} else {
+	} else if t.limitKey != "" {
 		budgets := []budget{{t.limitKey + ":" + c.IP(), t.ipLimit}}
 		if t.linkKey != "" {
 			budgets = append(budgets, budget{t.linkKey, p.cfg.Limits.PageLink})
@@ -148,6 +152,11 @@ func (p *public) route(c *fiber.Ctx) (target, error) {
 	case routing.UnderPrefix(path, "/l"):
 		unauthenticated.ipLimit, unauthenticated.limitKey = p.cfg.Limits.PageIP, pageLimitKey
 		unauthenticated.linkKey = linkKey(path)
+	case routing.UnderPrefix(path, DashboardPrefix):
+		// Dashboard requests never count against API rate limits (contract
+		// section 14): the dashboard's sign-in has its own lockout, and a
+		// signed-in user's pages are not API calls.
+		unauthenticated.ipLimit, unauthenticated.limitKey = 0, ""
 	}
 	return unauthenticated, nil
 }

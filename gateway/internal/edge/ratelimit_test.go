@@ -97,3 +97,23 @@ func TestWebhookLimit(t *testing.T) {
 		t.Errorf("hosted page: %d, want 200 (separate per-IP budget)", got.status)
 	}
 }
+
+// TestDashboardIsNotRateLimited: dashboard requests never count against
+// the API's limits, nor have one of their own at the edge.
+func TestDashboardIsNotRateLimited(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(cfg *edge.Config, _ *env) { cfg.Limits.IP = 1 })
+	for i := range 5 {
+		got := do(t, e.url, req{path: "/dashboard/sign-in"})
+		if got.status != http.StatusOK {
+			t.Fatalf("dashboard request %d: %d, want 200", i+1, got.status)
+		}
+		if got.header.Get(edge.HeaderLimit) != "" {
+			t.Errorf("dashboard request %d carries %s", i+1, edge.HeaderLimit)
+		}
+	}
+	// The per-IP budget of unauthenticated API calls is untouched.
+	if got := do(t, e.url, req{path: "/api/v1/healthcheck/app"}); got.status != http.StatusOK {
+		t.Errorf("health after dashboard requests: %d, want 200", got.status)
+	}
+}

@@ -31,14 +31,14 @@ type completion struct {
 // is offered without a change here).
 func completions() []completion {
 	out := []completion{
-		{"", "", []string{"tenants", "tokens", "messages", "version", "completion", "help"}},
+		{"", "", []string{"tenants", "tokens", "users", "messages", "version", "completion", "help"}},
 		{"completion", "", []string{"bash", "zsh"}},
 	}
 	for _, g := range []struct {
 		cmd  string
 		subs []string
 	}{{"tenants", []string{"create", "update", "list", "show"}}, {"tokens", []string{"create", "list", "revoke"}},
-		{"messages", nil}, {"version", nil}} {
+		{"users", []string{"create", "list", "disable"}}, {"messages", nil}, {"version", nil}} {
 		if len(g.subs) > 0 {
 			out = append(out, completion{g.cmd, "", g.subs})
 		} else {

@@ -25,6 +25,9 @@ commands:
   tokens create --tenant ID --name N --abilities a,b|all [--expires-at RFC3339] [--token-only]
   tokens list --tenant ID [--page N] [--per-page N]
   tokens revoke --tenant ID TOKEN_ID
+  users create --tenant ID --email E --name N --role owner|developer|finance|support
+  users list --tenant ID [--page N] [--per-page N]
+  users disable --tenant ID USER_ID
   messages --tenant ID [--to +E164] [--page N] [--per-page N]
   version                      the module version and VCS revision of this binary
   completion bash|zsh          a shell completion script: source <(paylane-admin completion bash)
@@ -145,6 +148,8 @@ func lookup(name string, args []string) (command, error) {
 		return tenantsCommand(args)
 	case "tokens":
 		return tokensCommand(args)
+	case "users":
+		return usersCommand(args)
 	case "messages":
 		return messagesCommand(args)
 	}

@@ -25,6 +25,7 @@ type Store interface {
 	ListTokens(ctx context.Context, tenantID string, limit, offset int) ([]token.Token, int, error)
 	RevokeToken(ctx context.Context, tenantID string, id int64, now time.Time) error
 	Introspect(ctx context.Context, id int64, now time.Time, check func(token.Token) error) (token.Token, tenant.Tenant, error)
+	UserStore
 }
 
 // Signer signs internal tokens (authz.Signer).
@@ -35,6 +36,8 @@ type Signer interface {
 // App runs the use cases.
 type App struct {
 	store     Store
+	users     UserStore
+	publicURL string
 	signer    Signer
 	tokenTTL  time.Duration
 	now       func() time.Time
@@ -47,12 +50,20 @@ type App struct {
 func New(store Store, signer Signer, tokenTTL time.Duration) *App {
 	return &App{
 		store:     store,
+		users:     store,
 		signer:    signer,
 		tokenTTL:  tokenTTL,
 		now:       time.Now,
 		known:     authz.NewCatalogue().Known,
 		newSecret: token.NewSecret,
 	}
+}
+
+// WithPublicURL sets the public origin of the links the app hands out
+// (set-password links); without it they are paths on the public host.
+func (a *App) WithPublicURL(u string) *App {
+	a.publicURL = u
+	return a
 }
 
 // ValidationError reports invalid input: messages per field.

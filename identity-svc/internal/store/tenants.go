@@ -67,6 +67,14 @@ func (s *Store) CreateTenant(ctx context.Context, t tenant.Tenant) (tenant.Tenan
 		if err != nil {
 			return tenantWriteError(err)
 		}
+		// The roles are tenant-scoped rows: the scope is set for the rest
+		// of this transaction.
+		if _, err := tx.Exec(ctx, `SELECT set_config('app.tenant_id', $1, true)`, created.ID); err != nil {
+			return fmt.Errorf("scoping tenant: %w", err)
+		}
+		if err := insertDefaultRoles(ctx, tx, created.ID, created.CreatedAt); err != nil {
+			return err
+		}
 		return publish(ctx, tx, events.TypeTenantUpdated, created.ID, wire.Tenant(created))
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
 	"github.com/paylane/paylane/identity-svc/internal/token"
+	"github.com/paylane/paylane/identity-svc/internal/user"
 	"github.com/paylane/paylane/libs/authz"
 )
 
@@ -104,4 +105,32 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// User renders a dashboard user (never its password hash).
+func User(u user.User) client.User {
+	return client.User{
+		ID: u.ID, TenantID: u.TenantID, Email: u.Email, Name: u.Name, Role: u.Role,
+		Abilities: u.Abilities, PasswordSet: u.PasswordSet,
+		DisabledAt: TimePtr(u.DisabledAt), LastSignInAt: TimePtr(u.LastSignInAt),
+		CreatedAt: Time(u.CreatedAt), UpdatedAt: Time(u.UpdatedAt),
+	}
+}
+
+// Users renders a list of users.
+func Users(us []user.User) []client.User {
+	out := make([]client.User, len(us))
+	for i, u := range us {
+		out[i] = User(u)
+	}
+	return out
+}
+
+// Roles renders a list of roles.
+func Roles(rs []user.Role) []client.Role {
+	out := make([]client.Role, len(rs))
+	for i, r := range rs {
+		out[i] = client.Role{Name: r.Name, Abilities: r.Abilities}
+	}
+	return out
 }
