@@ -195,6 +195,21 @@ func TestStoppingWorkerReleasesBetweenChunks(t *testing.T) {
 	}
 }
 
+// otherTenant is a second tenant beside tenant.
+const otherTenant = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
+
+// submitOne submits a contacts batch of one item for the tenant and
+// returns its id.
+func (e env) submitOne(t *testing.T, tenantID string) string {
+	t.Helper()
+	items := []json.RawMessage{json.RawMessage(`{"phone":"+14155550100"}`)}
+	h, err := e.app.Submit(context.Background(), app.Caller{TenantID: tenantID}, batch.Contacts, batch.Envelope{Items: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.ID
+}
+
 // TestClaimPrefersTenantsWithFewerBatchesInProcess: a tenant already
 // holding a worker comes after a tenant holding none, even with older
 // batches; a skipped tenant's batches are not claimed at all.
@@ -202,17 +217,9 @@ func TestClaimPrefersTenantsWithFewerBatchesInProcess(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
-	const other = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
-	submit := func(tenantID string) string {
-		items := []json.RawMessage{json.RawMessage(`{"phone":"+14155550100"}`)}
-		h, err := e.app.Submit(ctx, app.Caller{TenantID: tenantID}, batch.Contacts, batch.Envelope{Items: items})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h.ID
-	}
+	submit := func(tenantID string) string { return e.submitOne(t, tenantID) }
 	a1, a2 := submit(tenant), submit(tenant)
-	b1 := submit(other)
+	b1 := submit(otherTenant)
 	now := time.Now().Add(time.Second)
 	claim := func(skip ...string) (store.Claim, bool) {
 		c, ok, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), fmt.Sprintf("w-%d", time.Now().UnixNano()), skip)
@@ -239,17 +246,9 @@ func TestClaimOrdersByBatchesInProcess(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
-	const other = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
-	submit := func(tenantID string) string {
-		items := []json.RawMessage{json.RawMessage(`{"phone":"+14155550100"}`)}
-		h, err := e.app.Submit(ctx, app.Caller{TenantID: tenantID}, batch.Contacts, batch.Envelope{Items: items})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h.ID
-	}
+	submit := func(tenantID string) string { return e.submitOne(t, tenantID) }
 	a1, _ := submit(tenant), submit(tenant)
-	b1 := submit(other)
+	b1 := submit(otherTenant)
 	now := time.Now().Add(time.Second)
 	c, _, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), "w1", nil)
 	if err != nil || c.BatchID != a1 {
