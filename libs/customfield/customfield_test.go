@@ -23,14 +23,40 @@ func fields(p customfield.Problems) []string {
 	return out
 }
 
+// specCase is a case for a function making a spec from an input: the
+// spec it wants, or the fields it wants problems for.
+type specCase struct {
+	name       string
+	in         customfield.Input
+	want       customfield.Spec
+	wantFields []string
+}
+
+// runSpecCases runs each case against spec in a parallel subtest: the
+// fields with problems must be the wanted ones and, when none are wanted,
+// the spec the wanted one.
+func runSpecCases(t *testing.T, tests []specCase, spec func(customfield.Problems, customfield.Input) customfield.Spec) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := customfield.Problems{}
+			got := spec(p, tt.in)
+			if got, want := fields(p), tt.wantFields; !slices.Equal(got, want) && len(got)+len(want) > 0 {
+				t.Fatalf("fields %v, want %v", got, want)
+			}
+			if tt.wantFields == nil {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("spec (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
 func TestNew(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name       string
-		in         customfield.Input
-		want       customfield.Spec
-		wantFields []string
-	}{
+	tests := []specCase{
 		{name: "string", in: customfield.Input{Key: ptr("note"), Label: ptr(" Note "), Type: ptr("string")},
 			want: customfield.Spec{Key: "note", Label: "Note", Type: customfield.String}},
 		{name: "enum required", in: customfield.Input{Key: ptr("tier"), Label: ptr("Tier"), Type: ptr("enum"), Options: []string{"gold", "silver"}, Required: ptr(true)},
@@ -49,32 +75,13 @@ func TestNew(t *testing.T) {
 		{name: "options on a string", in: customfield.Input{Key: ptr("tier"), Label: ptr("Tier"), Type: ptr("string"), Options: []string{"a"}}, wantFields: []string{"options"}},
 		{name: "label too long", in: customfield.Input{Key: ptr("tier"), Label: ptr(strings.Repeat("l", 192)), Type: ptr("string")}, wantFields: []string{"label"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p := customfield.Problems{}
-			got := customfield.New(p, tt.in)
-			if got, want := fields(p), tt.wantFields; !slices.Equal(got, want) && len(got)+len(want) > 0 {
-				t.Fatalf("fields %v, want %v", got, want)
-			}
-			if tt.wantFields == nil {
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("spec (-want +got):\n%s", diff)
-				}
-			}
-		})
-	}
+	runSpecCases(t, tests, customfield.New)
 }
 
 func TestReplace(t *testing.T) {
 	t.Parallel()
 	cur := customfield.Spec{Key: "tier", Label: "Tier", Type: customfield.Enum, Options: []string{"gold"}, Required: true}
-	tests := []struct {
-		name       string
-		in         customfield.Input
-		want       customfield.Spec
-		wantFields []string
-	}{
+	tests := []specCase{
 		{name: "replace mutable parts", in: customfield.Input{Label: ptr("Level"), Options: []string{"gold", "bronze"}},
 			want: customfield.Spec{Key: "tier", Label: "Level", Type: customfield.Enum, Options: []string{"gold", "bronze"}}},
 		{name: "same key and type may be sent", in: customfield.Input{Key: ptr("tier"), Type: ptr("enum"), Label: ptr("Tier"), Options: []string{"gold"}, Required: ptr(true)},
@@ -83,21 +90,7 @@ func TestReplace(t *testing.T) {
 		{name: "type change", in: customfield.Input{Type: ptr("string"), Label: ptr("Tier"), Options: []string{"gold"}}, wantFields: []string{"type"}},
 		{name: "label missing", in: customfield.Input{Options: []string{"gold"}}, wantFields: []string{"label"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p := customfield.Problems{}
-			got := cur.Replace(p, tt.in)
-			if got, want := fields(p), tt.wantFields; !slices.Equal(got, want) && len(got)+len(want) > 0 {
-				t.Fatalf("fields %v, want %v", got, want)
-			}
-			if tt.wantFields == nil {
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("spec (-want +got):\n%s", diff)
-				}
-			}
-		})
-	}
+	runSpecCases(t, tests, cur.Replace)
 }
 
 func TestSetCheck(t *testing.T) {
