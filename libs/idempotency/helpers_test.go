@@ -86,6 +86,12 @@ func bothModes(t *testing.T, test func(t *testing.T, newEnv func(*testing.T) *en
 	}
 }
 
+// eachMode runs test in both modes, each on a fresh env.
+func eachMode(t *testing.T, test func(t *testing.T, e *env)) {
+	t.Helper()
+	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) { test(t, newEnv(t)) })
+}
+
 func newEnvWith(t *testing.T, opts ...idempotency.Option) *env {
 	t.Helper()
 	pg := testkit.PG(t)

@@ -21,8 +21,7 @@ import (
 
 func TestReplayIsByteForByte(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		first := e.post(t, tenantA, "key-1", `{"name":"a"}`)
 		if first.status != 201 {
 			t.Fatalf("first = %d %s", first.status, first.body)
@@ -58,8 +57,7 @@ func TestReplayIsByteForByte(t *testing.T) {
 
 func TestWithoutKeyNothingIsStored(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		for range 2 {
 			if r := e.post(t, tenantA, "", `{"name":"a"}`); r.status != 201 {
 				t.Fatalf("status = %d %s", r.status, r.body)
@@ -108,8 +106,7 @@ func TestConflicts(t *testing.T) {
 
 func TestClientErrorIsStoredAndTheWriteUndone(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		first := e.post(t, tenantA, "key-4xx", `{"name":"a","fail":422}`)
 		if first.status != 422 || first.code() != "failed_on_purpose" {
 			t.Fatalf("first = %d %s", first.status, first.body)
@@ -156,8 +153,7 @@ func TestServerErrorsAndRateLimitsAreNotStored(t *testing.T) {
 
 func TestConcurrentSameKeyWritesOnce(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		const n = 20
 		results := make([]result, n)
 		var wg sync.WaitGroup
@@ -188,8 +184,7 @@ func TestConcurrentSameKeyWritesOnce(t *testing.T) {
 
 func TestKeysAreScopedToTheTenant(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		a := e.post(t, tenantA, "shared", `{"name":"a"}`)
 		b := e.post(t, tenantB, "shared", `{"name":"a"}`)
 		if a.status != 201 || b.status != 201 || b.header.Get(idempotency.HeaderReplayed) != "" || string(a.body) == string(b.body) {
@@ -203,8 +198,7 @@ func TestKeysAreScopedToTheTenant(t *testing.T) {
 
 func TestKeyTooLong(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		tests := []struct {
 			name   string
 			key    string
@@ -231,8 +225,7 @@ func TestKeyTooLong(t *testing.T) {
 
 func TestExpiredKeyIsReplaced(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		if r := e.post(t, tenantA, "old", `{"name":"a"}`); r.status != 201 {
 			t.Fatal(r.status)
 		}
@@ -249,8 +242,7 @@ func TestExpiredKeyIsReplaced(t *testing.T) {
 
 func TestInProgressAfterLockTimeout(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		held := make(chan struct{})
 		release := make(chan struct{})
@@ -317,8 +309,7 @@ func TestCleanupDeletesOnlyExpiredKeys(t *testing.T) {
 // plain request instead of replaying the refusal or conflicting with it.
 func TestCompressedBodyIsRefusedBeforeTheKey(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader("\x1f\x8b not really gzip"))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Content-Encoding", "gzip")
@@ -345,8 +336,7 @@ func TestCompressedBodyIsRefusedBeforeTheKey(t *testing.T) {
 // error handler would send, and its write is undone.
 func TestDomainErrorIsMappedAndStored(t *testing.T) {
 	t.Parallel()
-	bothModes(t, func(t *testing.T, newEnv func(*testing.T) *env) {
-		e := newEnv(t)
+	eachMode(t, func(t *testing.T, e *env) {
 		first := e.post(t, tenantA, "key-taken", `{"name":"a","taken":true}`)
 		if first.status != 422 || first.code() != apierr.CodeValidationFailed || !strings.Contains(string(first.body), `"name"`) {
 			t.Fatalf("first = %d %s, want 422 validation_failed on name", first.status, first.body)
