@@ -34,14 +34,9 @@ func rowErrors(t *testing.T, svc testenv.Service, tok, id string) []rowError {
 // after a minute (the batch is retrying rather than failing the row).
 func waitFinal(t *testing.T, svc testenv.Service, tok string, items []string) testenv.Header {
 	t.Helper()
-	var env struct{ Data testenv.Header }
-	r := svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":[`+strings.Join(items, ",")+`]}`)
-	if r.Status != http.StatusAccepted {
-		t.Fatalf("submit = %d %s", r.Status, r.Body)
-	}
-	r.JSON(t, &env)
+	id := submitBatch(t, svc, tok, items)
 	deadline := time.Now().Add(time.Minute)
-	return svc.WaitFor(t, tok, env.Data.ID, func(h testenv.Header) bool {
+	return svc.WaitFor(t, tok, id, func(h testenv.Header) bool {
 		if time.Now().After(deadline) {
 			t.Fatalf("batch still %s after a minute: %+v", h.Status, h)
 		}

@@ -37,9 +37,9 @@ func chunkRows(t *testing.T, svc testenv.Service, id string) int {
 	return n
 }
 
-// submitContacts submits a contacts batch of the given items and waits
-// until it is final.
-func submitContacts(t *testing.T, svc testenv.Service, tok string, items []string) testenv.Header {
+// submitBatch submits a contacts batch of the given items, which must be
+// accepted, and returns its id.
+func submitBatch(t *testing.T, svc testenv.Service, tok string, items []string) string {
 	t.Helper()
 	var env struct{ Data testenv.Header }
 	r := svc.Do(t, http.MethodPost, "/api/v1/contacts/batch", tok, `{"items":[`+strings.Join(items, ",")+`]}`)
@@ -47,7 +47,14 @@ func submitContacts(t *testing.T, svc testenv.Service, tok string, items []strin
 		t.Fatalf("submit = %d %s", r.Status, r.Body)
 	}
 	r.JSON(t, &env)
-	return svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	return env.Data.ID
+}
+
+// submitContacts submits a contacts batch of the given items and waits
+// until it is final.
+func submitContacts(t *testing.T, svc testenv.Service, tok string, items []string) testenv.Header {
+	t.Helper()
+	return svc.WaitFor(t, tok, submitBatch(t, svc, tok, items), testenv.Header.Final)
 }
 
 func smallItems(n int) []string {
