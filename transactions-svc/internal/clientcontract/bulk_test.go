@@ -16,12 +16,7 @@ import (
 
 func TestBulkCreate(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
-	ctx := context.Background()
-	tenant := ids.New()
-	token := env.Token(t, tenant)
-	known := env.Contact(t, tenant, "crm-1", "Ada", "+14155550123")
+	env, c, ctx, tenant, token, known := newTenant(t, "crm-1")
 
 	req := client.BulkCreateRequest{BatchID: ids.New(), Direction: client.DirectionPayable, FirstRowIndex: 500, Items: []json.RawMessage{
 		json.RawMessage(`{"contact":{"external_id":"crm-1"},"external_id":"refund-1","amount":2500}`),

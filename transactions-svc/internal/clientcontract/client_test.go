@@ -1,7 +1,6 @@
 package clientcontract_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -19,12 +18,7 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 
 func TestPrepareConfirmStatus(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
-	ctx := context.Background()
-	tenant := ids.New()
-	token := env.Token(t, tenant)
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
+	env, c, ctx, tenant, token, contact := newTenant(t, "c1")
 
 	d, err := c.Prepare(ctx, token, client.DraftInput{Direction: "payable", ContactID: contact.ID, Amount: 2500, Description: "Refund"}, "")
 	if err != nil {
@@ -59,12 +53,7 @@ func TestPrepareConfirmStatus(t *testing.T) {
 
 func TestScheduledConfirmAndDraftExpiry(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
-	ctx := context.Background()
-	tenant := ids.New()
-	token := env.Token(t, tenant)
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
+	env, c, ctx, _, token, contact := newTenant(t, "c1")
 
 	later, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 100}, "")
 	if err != nil {
@@ -97,12 +86,7 @@ func TestScheduledConfirmAndDraftExpiry(t *testing.T) {
 // its references, and older news does not replace newer.
 func TestStatusShowsTheLatestMessage(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
-	ctx := context.Background()
-	tenant := ids.New()
-	token := env.Token(t, tenant)
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
+	env, c, ctx, tenant, token, contact := newTenant(t, "c1")
 	d, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 700}, "")
 	if err != nil {
 		t.Fatal(err)

@@ -1,22 +1,15 @@
 package clientcontract_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/client"
-	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
 
 func TestCount(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
-	ctx := context.Background()
-	tenant := ids.New()
-	token := env.Token(t, tenant)
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
+	env, c, ctx, tenant, token, contact := newTenant(t, "c1")
 	for range 2 {
 		if _, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 100}, ""); err != nil {
 			t.Fatal(err)

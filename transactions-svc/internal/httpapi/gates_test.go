@@ -13,33 +13,29 @@ func TestGates(t *testing.T) {
 	f := newFixture(t)
 	rec := f.create(t, "receivables", "")
 	pay := f.create(t, "payables", "")
-	routes := []struct {
-		method, path, ability string
-	}{
-		{http.MethodGet, "/api/v1/receivables", "api:view-any-receivable"},
-		{http.MethodPost, "/api/v1/receivables", "api:create-receivable"},
-		{http.MethodGet, "/api/v1/receivables/" + rec.ID, "api:view-receivable"},
-		{http.MethodPut, "/api/v1/receivables/" + rec.ID, "api:update-receivable"},
-		{http.MethodDelete, "/api/v1/receivables/" + rec.ID, "api:delete-receivable"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/cancel", "api:delete-receivable"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/resend-notification", "api:resend-transaction"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/mark-paid", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/revoke-link", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/retry-payment", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/verify-payer", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/receivables/" + rec.ID + "/expire", "api:update-transaction"},
-		{http.MethodGet, "/api/v1/payables", "api:view-any-payable"},
-		{http.MethodPost, "/api/v1/payables", "api:create-payable"},
-		{http.MethodGet, "/api/v1/payables/" + pay.ID, "api:view-payable"},
-		{http.MethodPut, "/api/v1/payables/" + pay.ID, "api:update-payable"},
-		{http.MethodDelete, "/api/v1/payables/" + pay.ID, "api:delete-payable"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/cancel", "api:delete-payable"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/resend-notification", "api:resend-transaction"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/mark-disbursed", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/revoke-link", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/retry-disbursement", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/verify-identity", "api:update-transaction"},
-		{http.MethodPost, "/api/v1/payables/" + pay.ID + "/expire", "api:update-transaction"},
+	type route struct{ method, path, ability string }
+	// kindRoutes lists the routes of receivables or payables, in that order;
+	// only the settle, retry and verify actions are named apart.
+	kindRoutes := func(kind, id, settle, retry, verify string) []route {
+		one, base := strings.TrimSuffix(kind, "s"), "/api/v1/"+kind
+		return []route{
+			{http.MethodGet, base, "api:view-any-" + one},
+			{http.MethodPost, base, "api:create-" + one},
+			{http.MethodGet, base + "/" + id, "api:view-" + one},
+			{http.MethodPut, base + "/" + id, "api:update-" + one},
+			{http.MethodDelete, base + "/" + id, "api:delete-" + one},
+			{http.MethodPost, base + "/" + id + "/cancel", "api:delete-" + one},
+			{http.MethodPost, base + "/" + id + "/resend-notification", "api:resend-transaction"},
+			{http.MethodPost, base + "/" + id + "/" + settle, "api:update-transaction"},
+			{http.MethodPost, base + "/" + id + "/revoke-link", "api:update-transaction"},
+			{http.MethodPost, base + "/" + id + "/" + retry, "api:update-transaction"},
+			{http.MethodPost, base + "/" + id + "/" + verify, "api:update-transaction"},
+			{http.MethodPost, base + "/" + id + "/expire", "api:update-transaction"},
+		}
+	}
+	routes := append(kindRoutes("receivables", rec.ID, "mark-paid", "retry-payment", "verify-payer"),
+		kindRoutes("payables", pay.ID, "mark-disbursed", "retry-disbursement", "verify-identity")...)
+	routes = append(routes, []route{
 		{http.MethodGet, "/api/v1/transaction-field-definitions", "api:view-any-transaction-field-definition"},
 		{http.MethodPost, "/api/v1/transaction-field-definitions", "api:create-transaction-field-definition"},
 		{http.MethodGet, "/api/v1/transaction-field-definitions/01JD3X0Q4Z8W2E5R7T9Y1V3K5M", "api:view-transaction-field-definition"},
@@ -52,7 +48,7 @@ func TestGates(t *testing.T) {
 		{http.MethodDelete, "/api/v1/campaigns/01JD3X0Q4Z8W2E5R7T9Y1V3K5M", "api:delete-campaign"},
 		{http.MethodPost, "/api/v1/campaigns/01JD3X0Q4Z8W2E5R7T9Y1V3K5M/publish", "api:update-campaign"},
 		{http.MethodPost, "/api/v1/transactions/" + rec.TransactionID + "/campaign-assignment", "api:assign-campaign"},
-	}
+	}...)
 	all := strings.Fields("api:view-any-receivable api:create-receivable api:view-receivable api:update-receivable " +
 		"api:delete-receivable api:view-any-payable api:create-payable api:view-payable api:update-payable api:delete-payable " +
 		"api:resend-transaction api:update-transaction api:view-any-transaction-field-definition " +
