@@ -80,7 +80,10 @@ func (c *countingTransactions) Count(_ context.Context, token, direction, status
 	return c.counts[direction+"/"+status], nil
 }
 
-func newEnv(t *testing.T) *env {
+// member is a user of the tenant that signs in with the test password.
+type member struct{ email, name, role string }
+
+func newEnv(t *testing.T, members ...member) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
@@ -99,6 +102,9 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e.app = app
+	for _, m := range members {
+		fake.AddUser(tenant, m.email, m.name, m.role, password)
+	}
 	return e
 }
 
@@ -224,8 +230,7 @@ func TestPagesRedirectToSignInWithoutASession(t *testing.T) {
 
 func TestSignIn(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev Eloper", "developer", password)
+	e := newEnv(t, member{"dev@example.com", "Dev Eloper", "developer"})
 	b := e.browser()
 	page := b.open(t, "/dashboard/sign-in")
 	for _, want := range []string{`<label for="email">`, `<label for="password">`, `autocomplete="current-password"`} {
@@ -283,8 +288,7 @@ func TestSignIn(t *testing.T) {
 
 func TestSessionIdleExpiry(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"})
 	b := e.signedIn(t, "dev@example.com")
 	*e.clock = e.clock.Add(11 * time.Hour)
 	b.open(t, "/dashboard/tokens")
@@ -296,9 +300,7 @@ func TestSessionIdleExpiry(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	e.identity.AddUser(tenant, "fin@example.com", "Fin", "finance", password)
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"}, member{"fin@example.com", "Fin", "finance"})
 	b := e.signedIn(t, "dev@example.com")
 
 	form := b.open(t, "/dashboard/tokens/new")
@@ -396,8 +398,7 @@ func TestDisabledUserIsSignedOut(t *testing.T) {
 
 func TestChangePassword(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	e := newEnv(t, member{"sup@example.com", "Sup", "support"})
 	b, other := e.signedIn(t, "sup@example.com"), e.signedIn(t, "sup@example.com")
 	page := b.open(t, "/dashboard/account")
 	token := csrf(t, page)
@@ -415,8 +416,7 @@ func TestChangePassword(t *testing.T) {
 
 func TestUnknownPathsAndStatic(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	e := newEnv(t, member{"sup@example.com", "Sup", "support"})
 	b := e.browser()
 	if a := b.get(t, "/dashboard/static/dashboard.css"); a.status != 200 || !strings.HasPrefix(a.header.Get("Content-Type"), "text/css") {
 		t.Errorf("stylesheet: %d %s", a.status, a.header.Get("Content-Type"))
@@ -460,9 +460,7 @@ func TestOverview(t *testing.T) {
 
 func TestInviteUser(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "owner@example.com", "Owner", "owner", password)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
+	e := newEnv(t, member{"owner@example.com", "Owner", "owner"}, member{"dev@example.com", "Dev", "developer"})
 	b := e.signedIn(t, "owner@example.com")
 	page := b.open(t, "/dashboard/users")
 	for _, want := range []string{`<label for="invite-email">`, `<option value="support">`} {
@@ -493,9 +491,7 @@ func TestInviteUser(t *testing.T) {
 
 func TestWebhooks(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"}, member{"sup@example.com", "Sup", "support"})
 	b := e.signedIn(t, "dev@example.com")
 	page := b.open(t, "/dashboard/webhooks")
 	if !strings.Contains(page.body, `value="receivable.paid"`) || !strings.Contains(page.body, "No endpoints yet") {
