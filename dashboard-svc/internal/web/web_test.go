@@ -80,7 +80,10 @@ func (c *countingTransactions) Count(_ context.Context, token, direction, status
 	return c.counts[direction+"/"+status], nil
 }
 
-func newEnv(t *testing.T) *env {
+// member is a user of the tenant that signs in with the test password.
+type member struct{ email, name, role string }
+
+func newEnv(t *testing.T, members ...member) *env {
 	t.Helper()
 	pg := testkit.PG(t)
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
@@ -99,6 +102,9 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e.app = app
+	for _, m := range members {
+		fake.AddUser(tenant, m.email, m.name, m.role, password)
+	}
 	return e
 }
 
@@ -170,6 +176,31 @@ func (b *browser) signIn(t *testing.T, email string) {
 	}
 }
 
+// signedIn is a new browser signed in as email.
+func (e *env) signedIn(t *testing.T, email string) *browser {
+	t.Helper()
+	b := e.browser()
+	b.signIn(t, email)
+	return b
+}
+
+// open gets a page that must answer 200 and stops the test otherwise.
+func (b *browser) open(t *testing.T, path string) answer {
+	t.Helper()
+	a := b.get(t, path)
+	expectStatus(t, a, http.StatusOK)
+	return a
+}
+
+// wantGet reports a GET of path that does not answer status, and lets the
+// test go on; what names the case.
+func (b *browser) wantGet(t *testing.T, path string, status int, what string) {
+	t.Helper()
+	if a := b.get(t, path); a.status != status {
+		t.Errorf("%s: GET %s = %d, want %d", what, path, a.status, status)
+	}
+}
+
 func expectStatus(t *testing.T, a answer, status int) {
 	t.Helper()
 	if a.status != status {
@@ -194,18 +225,14 @@ func TestPagesRedirectToSignInWithoutASession(t *testing.T) {
 		t.Errorf("POST /dashboard/tokens without a session = %d, want 302", a.status)
 	}
 	b.cookies["paylane_session"] = &http.Cookie{Name: "paylane_session", Value: "forged"}
-	if a := b.get(t, "/dashboard/tokens"); a.status != http.StatusFound {
-		t.Errorf("a forged session cookie = %d, want 302", a.status)
-	}
+	b.wantGet(t, "/dashboard/tokens", http.StatusFound, "a forged session cookie")
 }
 
 func TestSignIn(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev Eloper", "developer", password)
+	e := newEnv(t, member{"dev@example.com", "Dev Eloper", "developer"})
 	b := e.browser()
-	page := b.get(t, "/dashboard/sign-in")
-	expectStatus(t, page, http.StatusOK)
+	page := b.open(t, "/dashboard/sign-in")
 	for _, want := range []string{`<label for="email">`, `<label for="password">`, `autocomplete="current-password"`} {
 		if !strings.Contains(page.body, want) {
 			t.Errorf("sign-in page lacks %s", want)
@@ -244,8 +271,7 @@ func TestSignIn(t *testing.T) {
 	if a := b.get(t, "/dashboard"); a.status != http.StatusFound || a.header.Get("Location") != "/dashboard/tokens" {
 		t.Errorf("home after sign-in = %d to %q", a.status, a.header.Get("Location"))
 	}
-	tokens := b.get(t, "/dashboard/tokens")
-	expectStatus(t, tokens, http.StatusOK)
+	tokens := b.open(t, "/dashboard/tokens")
 	if tokens.header.Get("Cache-Control") != "no-store" || tokens.header.Get("X-Frame-Options") != "DENY" {
 		t.Errorf("security headers %v", tokens.header)
 	}
@@ -257,37 +283,27 @@ func TestSignIn(t *testing.T) {
 	a = b.do(t, http.MethodPost, "/dashboard/sign-out", url.Values{"_csrf": {csrf(t, tokens)}})
 	expectStatus(t, a, http.StatusSeeOther)
 	b.cookies["paylane_session"] = sess // a copy kept from before
-	if a := b.get(t, "/dashboard/tokens"); a.status != http.StatusFound {
-		t.Errorf("the signed-out session still opens pages: %d", a.status)
-	}
+	b.wantGet(t, "/dashboard/tokens", http.StatusFound, "the signed-out session still opens pages")
 }
 
 func TestSessionIdleExpiry(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	b := e.browser()
-	b.signIn(t, "dev@example.com")
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"})
+	b := e.signedIn(t, "dev@example.com")
 	*e.clock = e.clock.Add(11 * time.Hour)
-	expectStatus(t, b.get(t, "/dashboard/tokens"), http.StatusOK)
+	b.open(t, "/dashboard/tokens")
 	*e.clock = e.clock.Add(11 * time.Hour) // 11 h after the last use
-	expectStatus(t, b.get(t, "/dashboard/tokens"), http.StatusOK)
+	b.open(t, "/dashboard/tokens")
 	*e.clock = e.clock.Add(12 * time.Hour)
-	if a := b.get(t, "/dashboard/tokens"); a.status != http.StatusFound {
-		t.Errorf("a session idle 12 h = %d, want 302 to sign-in", a.status)
-	}
+	b.wantGet(t, "/dashboard/tokens", http.StatusFound, "a session idle 12 h")
 }
 
 func TestTokens(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	e.identity.AddUser(tenant, "fin@example.com", "Fin", "finance", password)
-	b := e.browser()
-	b.signIn(t, "dev@example.com")
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"}, member{"fin@example.com", "Fin", "finance"})
+	b := e.signedIn(t, "dev@example.com")
 
-	form := b.get(t, "/dashboard/tokens/new")
-	expectStatus(t, form, http.StatusOK)
+	form := b.open(t, "/dashboard/tokens/new")
 	if !strings.Contains(form.body, `value="api:create-webhook"`) || strings.Contains(form.body, `value="api:create-contact"`) {
 		t.Errorf("the form does not offer exactly the role's abilities:\n%s", form.body)
 	}
@@ -334,14 +350,9 @@ func TestTokens(t *testing.T) {
 	}
 
 	// A role that does not manage tokens sees no tokens page.
-	f := e.browser()
-	f.signIn(t, "fin@example.com")
-	if a := f.get(t, "/dashboard/tokens"); a.status != http.StatusForbidden {
-		t.Errorf("finance GET tokens = %d, want 403", a.status)
-	}
-	if a := f.get(t, "/dashboard/users"); a.status != http.StatusForbidden {
-		t.Errorf("finance GET users = %d, want 403", a.status)
-	}
+	f := e.signedIn(t, "fin@example.com")
+	f.wantGet(t, "/dashboard/tokens", http.StatusForbidden, "finance GET tokens")
+	f.wantGet(t, "/dashboard/users", http.StatusForbidden, "finance GET users")
 }
 
 func TestSetPasswordLink(t *testing.T) {
@@ -349,8 +360,7 @@ func TestSetPasswordLink(t *testing.T) {
 	e := newEnv(t)
 	_, link := e.identity.AddUser(tenant, "new@example.com", "New Owner", "owner", "")
 	b := e.browser()
-	page := b.get(t, "/dashboard/set-password?token="+link)
-	expectStatus(t, page, http.StatusOK)
+	page := b.open(t, "/dashboard/set-password?token="+link)
 	token := csrf(t, page)
 	if a := b.do(t, http.MethodPost, "/dashboard/set-password", url.Values{"token": {link}, "password": {password}, "password_confirmation": {password}}); a.status != 419 {
 		t.Errorf("no csrf = %d, want 419", a.status)
@@ -363,8 +373,7 @@ func TestSetPasswordLink(t *testing.T) {
 	}
 	a = b.do(t, http.MethodPost, "/dashboard/set-password", url.Values{"_csrf": {token}, "token": {link}, "password": {password}, "password_confirmation": {password}})
 	expectStatus(t, a, http.StatusSeeOther)
-	users := b.get(t, "/dashboard/users")
-	expectStatus(t, users, http.StatusOK)
+	users := b.open(t, "/dashboard/users")
 	if !strings.Contains(users.body, "new@example.com") {
 		t.Error("the owner's users page does not list the owner")
 	}
@@ -381,24 +390,17 @@ func TestDisabledUserIsSignedOut(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	u, _ := e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	b := e.browser()
-	b.signIn(t, "dev@example.com")
-	expectStatus(t, b.get(t, "/dashboard/tokens"), http.StatusOK)
+	b := e.signedIn(t, "dev@example.com")
+	b.open(t, "/dashboard/tokens")
 	e.identity.Disable(u.ID)
-	if a := b.get(t, "/dashboard/tokens"); a.status != http.StatusFound {
-		t.Errorf("a disabled user's session = %d, want 302", a.status)
-	}
+	b.wantGet(t, "/dashboard/tokens", http.StatusFound, "a disabled user's session")
 }
 
 func TestChangePassword(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
-	b, other := e.browser(), e.browser()
-	b.signIn(t, "sup@example.com")
-	other.signIn(t, "sup@example.com")
-	page := b.get(t, "/dashboard/account")
-	expectStatus(t, page, http.StatusOK)
+	e := newEnv(t, member{"sup@example.com", "Sup", "support"})
+	b, other := e.signedIn(t, "sup@example.com"), e.signedIn(t, "sup@example.com")
+	page := b.open(t, "/dashboard/account")
 	token := csrf(t, page)
 	a := b.do(t, http.MethodPost, "/dashboard/account/password", url.Values{"_csrf": {token}, "current_password": {"wrong one here"},
 		"password": {"a brand new password"}, "password_confirmation": {"a brand new password"}})
@@ -408,27 +410,20 @@ func TestChangePassword(t *testing.T) {
 	a = b.do(t, http.MethodPost, "/dashboard/account/password", url.Values{"_csrf": {token}, "current_password": {password},
 		"password": {"a brand new password"}, "password_confirmation": {"a brand new password"}})
 	expectStatus(t, a, http.StatusSeeOther)
-	expectStatus(t, b.get(t, "/dashboard/account"), http.StatusOK)
-	if a := other.get(t, "/dashboard/account"); a.status != http.StatusFound {
-		t.Errorf("another browser's session after a password change = %d, want 302", a.status)
-	}
+	b.open(t, "/dashboard/account")
+	other.wantGet(t, "/dashboard/account", http.StatusFound, "another browser's session after a password change")
 }
 
 func TestUnknownPathsAndStatic(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
+	e := newEnv(t, member{"sup@example.com", "Sup", "support"})
 	b := e.browser()
 	if a := b.get(t, "/dashboard/static/dashboard.css"); a.status != 200 || !strings.HasPrefix(a.header.Get("Content-Type"), "text/css") {
 		t.Errorf("stylesheet: %d %s", a.status, a.header.Get("Content-Type"))
 	}
-	if a := b.get(t, "/dashboard/nothing-here"); a.status != http.StatusFound {
-		t.Errorf("unknown page without a session: %d, want 302", a.status)
-	}
+	b.wantGet(t, "/dashboard/nothing-here", http.StatusFound, "unknown page without a session")
 	b.signIn(t, "sup@example.com")
-	if a := b.get(t, "/dashboard/static/web.go"); a.status != 404 {
-		t.Errorf("static escape: %d", a.status)
-	}
+	b.wantGet(t, "/dashboard/static/web.go", 404, "static escape")
 	if a := b.get(t, "/dashboard/nothing-here"); a.status != 404 || !strings.Contains(a.body, "Page not found") {
 		t.Errorf("unknown page: %d", a.status)
 	}
@@ -441,13 +436,11 @@ func TestOverview(t *testing.T) {
 	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
 	e.txns.counts["receivable/paid"] = 7
 	e.txns.counts["receivable/pending"] = 3
-	b := e.browser()
-	b.signIn(t, "fin@example.com")
+	b := e.signedIn(t, "fin@example.com")
 	if a := b.get(t, "/dashboard"); a.header.Get("Location") != "/dashboard/overview" {
 		t.Errorf("finance home goes to %q, want the overview", a.header.Get("Location"))
 	}
-	a := b.get(t, "/dashboard/overview")
-	expectStatus(t, a, http.StatusOK)
+	a := b.open(t, "/dashboard/overview")
 	for _, want := range []string{"Receivables", "10 in all", `<span class="status-paid">Paid</span></td><td data-label="Count" class="num">7</td>`} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("overview lacks %q:\n%s", want, a.body)
@@ -461,22 +454,15 @@ func TestOverview(t *testing.T) {
 			t.Fatalf("counted with token %q, want the user's internal token", tok)
 		}
 	}
-	s := e.browser()
-	s.signIn(t, "sup@example.com")
-	if a := s.get(t, "/dashboard/overview"); a.status != http.StatusForbidden {
-		t.Errorf("support (no view-any-receivable in the fake role) overview = %d, want 403", a.status)
-	}
+	s := e.signedIn(t, "sup@example.com")
+	s.wantGet(t, "/dashboard/overview", http.StatusForbidden, "support (no view-any-receivable in the fake role) overview")
 }
 
 func TestInviteUser(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "owner@example.com", "Owner", "owner", password)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	b := e.browser()
-	b.signIn(t, "owner@example.com")
-	page := b.get(t, "/dashboard/users")
-	expectStatus(t, page, http.StatusOK)
+	e := newEnv(t, member{"owner@example.com", "Owner", "owner"}, member{"dev@example.com", "Dev", "developer"})
+	b := e.signedIn(t, "owner@example.com")
+	page := b.open(t, "/dashboard/users")
 	for _, want := range []string{`<label for="invite-email">`, `<option value="support">`} {
 		if !strings.Contains(page.body, want) {
 			t.Errorf("users page lacks %s", want)
@@ -496,8 +482,7 @@ func TestInviteUser(t *testing.T) {
 		t.Errorf("the invitation's link is not shown:\n%s", a.body)
 	}
 	// A developer cannot invite, even with a forged form.
-	d := e.browser()
-	d.signIn(t, "dev@example.com")
+	d := e.signedIn(t, "dev@example.com")
 	acct := d.get(t, "/dashboard/account")
 	if a := d.do(t, http.MethodPost, "/dashboard/users", url.Values{"_csrf": {csrf(t, acct)}, "email": {"x@example.com"}, "name": {"X"}, "role": {"owner"}}); a.status != http.StatusForbidden {
 		t.Errorf("developer invite = %d, want 403", a.status)
@@ -506,13 +491,9 @@ func TestInviteUser(t *testing.T) {
 
 func TestWebhooks(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
-	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
-	b := e.browser()
-	b.signIn(t, "dev@example.com")
-	page := b.get(t, "/dashboard/webhooks")
-	expectStatus(t, page, http.StatusOK)
+	e := newEnv(t, member{"dev@example.com", "Dev", "developer"}, member{"sup@example.com", "Sup", "support"})
+	b := e.signedIn(t, "dev@example.com")
+	page := b.open(t, "/dashboard/webhooks")
 	if !strings.Contains(page.body, `value="receivable.paid"`) || !strings.Contains(page.body, "No endpoints yet") {
 		t.Fatalf("webhooks page:\n%s", page.body)
 	}
@@ -534,9 +515,6 @@ func TestWebhooks(t *testing.T) {
 		t.Errorf("endpoint list:\n%s", list.body)
 	}
 	// Support reads no webhooks.
-	s := e.browser()
-	s.signIn(t, "sup@example.com")
-	if a := s.get(t, "/dashboard/webhooks"); a.status != http.StatusForbidden {
-		t.Errorf("support GET webhooks = %d, want 403", a.status)
-	}
+	s := e.signedIn(t, "sup@example.com")
+	s.wantGet(t, "/dashboard/webhooks", http.StatusForbidden, "support GET webhooks")
 }

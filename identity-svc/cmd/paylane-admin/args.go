@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
+
+	"github.com/paylane/paylane/identity-svc/client"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting.
@@ -110,4 +114,34 @@ func (h *helpRequest) usage() string {
 	}
 	b.WriteString("\nglobal flags and exit statuses: paylane-admin --help\n")
 	return b.String()
+}
+
+// tenantList is a paged list of one tenant's records: it takes --tenant,
+// --page, --per-page and --output, no arguments; list fetches the page and
+// table prints it when the output is a table.
+func tenantList[P any](cmd string, args []string,
+	list func(*client.Admin, context.Context, string, client.ListOptions) (*P, error),
+	table func(*tabwriter.Writer, *P)) (command, error) {
+	fs := newFlags(cmd)
+	var tenant string
+	var opts client.ListOptions
+	var out output
+	addOutput(fs, &out)
+	fs.StringVar(&tenant, "tenant", "", "tenant id")
+	fs.IntVar(&opts.Page, "page", 0, "page number")
+	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(expectArgs(cmd, pos), required(cmd, "tenant", tenant)); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, c *cli) error {
+		page, err := list(c.admin, ctx, tenant, opts)
+		if err != nil {
+			return err
+		}
+		return c.show(out, page, func(tw *tabwriter.Writer) { table(tw, page) })
+	}, nil
 }

@@ -96,31 +96,10 @@ func parseAbilities(s string) []string {
 }
 
 func tokensList(args []string) (command, error) {
-	fs := newFlags("tokens list")
-	var tenant string
-	var opts client.ListOptions
-	var out output
-	addOutput(fs, &out)
-	fs.StringVar(&tenant, "tenant", "", "tenant id")
-	fs.IntVar(&opts.Page, "page", 0, "page number")
-	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := errors.Join(expectArgs("tokens list", pos), required("tokens list", "tenant", tenant)); err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, c *cli) error {
-		page, err := c.admin.ListTokens(ctx, tenant, opts)
-		if err != nil {
-			return err
-		}
-		return c.show(out, page, func(tw *tabwriter.Writer) {
-			tokenRows(tw, page.Data)
-			footer(tw, page.Meta, "tokens")
-		})
-	}, nil
+	return tenantList("tokens list", args, (*client.Admin).ListTokens, func(tw *tabwriter.Writer, page *client.TokenPage) {
+		tokenRows(tw, page.Data)
+		footer(tw, page.Meta, "tokens")
+	})
 }
 
 func tokensRevoke(args []string) (command, error) {

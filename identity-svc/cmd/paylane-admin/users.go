@@ -52,41 +52,20 @@ func usersCreate(args []string) (command, error) {
 }
 
 func usersList(args []string) (command, error) {
-	fs := newFlags("users list")
-	var tenant string
-	var opts client.ListOptions
-	var out output
-	addOutput(fs, &out)
-	fs.StringVar(&tenant, "tenant", "", "tenant id")
-	fs.IntVar(&opts.Page, "page", 0, "page number")
-	fs.IntVar(&opts.PerPage, "per-page", 0, "page size (at most 100)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := errors.Join(expectArgs("users list", pos), required("users list", "tenant", tenant)); err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, c *cli) error {
-		page, err := c.admin.ListUsers(ctx, tenant, opts)
-		if err != nil {
-			return err
-		}
-		return c.show(out, page, func(tw *tabwriter.Writer) {
-			row(tw, "ID", "EMAIL", "NAME", "ROLE", "STATUS")
-			for _, u := range page.Data {
-				status := "active"
-				switch {
-				case u.DisabledAt != nil:
-					status = "disabled"
-				case !u.PasswordSet:
-					status = "invited"
-				}
-				row(tw, u.ID, u.Email, u.Name, u.Role, status)
+	return tenantList("users list", args, (*client.Admin).ListUsers, func(tw *tabwriter.Writer, page *client.UserPage) {
+		row(tw, "ID", "EMAIL", "NAME", "ROLE", "STATUS")
+		for _, u := range page.Data {
+			status := "active"
+			switch {
+			case u.DisabledAt != nil:
+				status = "disabled"
+			case !u.PasswordSet:
+				status = "invited"
 			}
-			footer(tw, page.Meta, "users")
-		})
-	}, nil
+			row(tw, u.ID, u.Email, u.Name, u.Role, status)
+		}
+		footer(tw, page.Meta, "users")
+	})
 }
 
 func usersDisable(args []string) (command, error) {

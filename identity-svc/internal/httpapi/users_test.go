@@ -38,6 +38,29 @@ func (e *env) service(t *testing.T, method, path, body string) response {
 }
 
 // activate invites a user and sets its password.
+// userPost is one POST made as a user (the actor, or the token's owner)
+// and the status and error code it must answer with.
+type userPost struct {
+	name, user, body string
+	status           int
+	code             string
+}
+
+// postAsUsers posts each case's body to path+user+suffix in a subtest and
+// checks the status and error code; check, when given, looks further.
+func (e *env) postAsUsers(t *testing.T, path, suffix string, cases []userPost, check func(*testing.T, userPost, response)) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.service(t, http.MethodPost, path+tc.user+suffix, tc.body)
+			expect(t, r, tc.status, tc.code)
+			if check != nil {
+				check(t, tc, r)
+			}
+		})
+	}
+}
+
 func (e *env) activate(t *testing.T, tenantID, email, role string) client.User {
 	t.Helper()
 	u, secret := e.invite(t, tenantID, email, role)
@@ -204,23 +227,13 @@ func TestUserTokensOnlyWithTheRolesAbilities(t *testing.T) {
 	dev := e.activate(t, acme, "dev@example.com", "developer")
 	fin := e.activate(t, acme, "fin@example.com", "finance")
 	path := "/internal/v1/tenants/" + acme + "/users/"
-	tests := []struct {
-		name, user, body string
-		status           int
-		code             string
-	}{
+	e.postAsUsers(t, path, "/tokens", []userPost{
 		{"role's abilities", dev.ID, `{"name":"ci","abilities":["api:view-any-contact","api:create-webhook"]}`, 201, ""},
 		{"ability outside the role", dev.ID, `{"name":"ci","abilities":["api:view-any-contact","api:create-contact"]}`, 403, "forbidden"},
 		{"role without tokens", fin.ID, `{"name":"ci","abilities":["api:view-any-receivable"]}`, 403, "forbidden"},
 		{"dashboard ability", dev.ID, `{"name":"ci","abilities":["dashboard:manage-tokens"]}`, 422, "validation_failed"},
 		{"unknown user", ids.New(), `{"name":"ci","abilities":["api:view-any-contact"]}`, 404, "resource_not_found"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := e.service(t, http.MethodPost, path+tc.user+"/tokens", tc.body)
-			expect(t, r, tc.status, tc.code)
-		})
-	}
+	}, nil)
 	r := e.service(t, http.MethodPost, path+dev.ID+"/internal-token", "")
 	expect(t, r, http.StatusOK, "")
 	var st client.ServiceToken
@@ -263,27 +276,18 @@ func TestInviteAsUser(t *testing.T) {
 	owner := e.activate(t, acme, "owner@example.com", "owner")
 	dev := e.activate(t, acme, "dev@example.com", "developer")
 	path := "/internal/v1/tenants/" + acme + "/users/"
-	tests := []struct {
-		name, actor, body string
-		status            int
-		code              string
-	}{
+	e.postAsUsers(t, path, "/invitations", []userPost{
 		{"owner", owner.ID, `{"email":"new@example.com","name":"New","role":"support"}`, 201, ""},
 		{"developer", dev.ID, `{"email":"x@example.com","name":"X","role":"owner"}`, 403, "forbidden"},
 		{"taken", owner.ID, `{"email":"dev@example.com","name":"X","role":"support"}`, 422, "validation_failed"},
 		{"unknown actor", ids.New(), `{"email":"y@example.com","name":"Y","role":"support"}`, 404, "resource_not_found"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := e.service(t, http.MethodPost, path+tc.actor+"/invitations", tc.body)
-			expect(t, r, tc.status, tc.code)
-			if tc.status == 201 {
-				var got client.NewUser
-				r.data(t, &got)
-				if got.Role != "support" || !strings.Contains(got.SetPasswordURL, "/dashboard/set-password?token=") {
-					t.Errorf("invited %+v", got)
-				}
+	}, func(t *testing.T, tc userPost, r response) {
+		if tc.status == 201 {
+			var got client.NewUser
+			r.data(t, &got)
+			if got.Role != "support" || !strings.Contains(got.SetPasswordURL, "/dashboard/set-password?token=") {
+				t.Errorf("invited %+v", got)
 			}
-		})
-	}
+		}
+	})
 }

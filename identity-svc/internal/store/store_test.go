@@ -22,6 +22,15 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 // now is a fixed instant with the database's precision (microseconds).
 var now = time.Date(2026, 5, 6, 7, 8, 9, 123456000, time.UTC)
 
+// newStore marks the test parallel and gives it a store on a database of
+// its own (returned too, for its owner role), with a background context.
+func newStore(t *testing.T) (context.Context, *store.Store, testenv.DB) {
+	t.Helper()
+	t.Parallel()
+	db := testenv.NewDB(t)
+	return context.Background(), store.New(db.Pool), db
+}
+
 func newTenant(t *testing.T, s *store.Store, name string, at time.Time) tenant.Tenant {
 	t.Helper()
 	ten := tenant.New(ids.NewAt(at), at)
@@ -44,9 +53,7 @@ func newToken(t *testing.T, s *store.Store, tenantID, secret string, expires *ti
 }
 
 func TestTenantRoundTrip(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := store.New(testenv.NewDB(t).Pool)
+	ctx, s, _ := newStore(t)
 	in := tenant.New(ids.NewAt(now), now)
 	in.Name, in.SMSNumber = "Acme", "+15550001111"
 	in.Flags = tenant.Flags{OptIn: true}
@@ -71,9 +78,7 @@ func TestTenantRoundTrip(t *testing.T) {
 }
 
 func TestListTenantsNewestFirst(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := store.New(testenv.NewDB(t).Pool)
+	ctx, s, _ := newStore(t)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now.Add(time.Second))
 	c := newTenant(t, s, "C", now.Add(2*time.Second))
@@ -105,9 +110,7 @@ func tenantIDs(ts []tenant.Tenant) []string {
 }
 
 func TestUpdateTenant(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := store.New(testenv.NewDB(t).Pool)
+	ctx, s, _ := newStore(t)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now)
 	later := now.Add(time.Minute)
@@ -135,18 +138,15 @@ func TestUpdateTenant(t *testing.T) {
 }
 
 func TestCreateTokenForUnknownTenant(t *testing.T) {
-	t.Parallel()
-	s := store.New(testenv.NewDB(t).Pool)
-	_, err := s.CreateToken(context.Background(), ids.New(), token.Mint{Name: "x", Abilities: []string{"a"}}, token.Hash("s"), now)
+	ctx, s, _ := newStore(t)
+	_, err := s.CreateToken(ctx, ids.New(), token.Mint{Name: "x", Abilities: []string{"a"}}, token.Hash("s"), now)
 	if !errors.Is(err, tenant.ErrNotFound) {
 		t.Errorf("CreateToken(unknown tenant) = %v, want tenant.ErrNotFound", err)
 	}
 }
 
 func TestIntrospect(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := store.New(testenv.NewDB(t).Pool)
+	ctx, s, _ := newStore(t)
 	ten := newTenant(t, s, "A", now)
 	past := now.Add(-time.Hour)
 	valid := newToken(t, s, ten.ID, "secret", nil)
@@ -187,10 +187,7 @@ func TestIntrospect(t *testing.T) {
 }
 
 func TestIntrospectTouchesLastUsedAtOncePerInterval(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := testenv.NewDB(t)
-	s := store.New(db.Pool)
+	ctx, s, _ := newStore(t)
 	ten := newTenant(t, s, "A", now)
 	tok := newToken(t, s, ten.ID, "secret", nil)
 	accept := func(token.Token) error { return nil }
@@ -217,10 +214,7 @@ func TestIntrospectTouchesLastUsedAtOncePerInterval(t *testing.T) {
 }
 
 func TestTokensAreInvisibleWithoutTenantScope(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := testenv.NewDB(t)
-	s := store.New(db.Pool)
+	ctx, s, db := newStore(t)
 	ten := newTenant(t, s, "A", now)
 	newToken(t, s, ten.ID, "secret", nil)
 	for name, pool := range map[string]interface {
@@ -237,10 +231,7 @@ func TestTokensAreInvisibleWithoutTenantScope(t *testing.T) {
 }
 
 func TestTokenOfTenantAIsNotVisibleToTenantB(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := testenv.NewDB(t)
-	s := store.New(db.Pool)
+	ctx, s, _ := newStore(t)
 	a := newTenant(t, s, "A", now)
 	b := newTenant(t, s, "B", now)
 	tokA := newToken(t, s, a.ID, "secret", nil)
@@ -266,10 +257,7 @@ func TestTokenOfTenantAIsNotVisibleToTenantB(t *testing.T) {
 }
 
 func TestRevokeToken(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := testenv.NewDB(t)
-	s := store.New(db.Pool)
+	ctx, s, db := newStore(t)
 	ten := newTenant(t, s, "A", now)
 	tok := newToken(t, s, ten.ID, "secret", nil)
 	if err := s.RevokeToken(ctx, ten.ID, tok.ID, now); err != nil {
