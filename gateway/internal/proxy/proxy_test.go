@@ -66,15 +66,7 @@ func TestForwardRewritesRequestAndPassesAnswerBack(t *testing.T) {
 	req.Header.Set("Proxy-Authorization", "Basic x")
 	req.Header.Set("X-Forwarded-For", "6.6.6.6")
 	req.Header.Set("X-Request-Id", "01JD3X0Q4Z8W2E5R7T9Y1V3K5N")
-	resp, err := a.Test(req, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got echo
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatal(err)
-	}
+	resp, got := forwardEcho(t, a, req)
 	sum := sha256.Sum256(body)
 	want := echo{Method: http.MethodPost, URI: "/api/v1/suppression-list/%2B15555550100?channel=sms&x=%2F",
 		Host: strings.TrimPrefix(up.URL, "http://"), BodySHA: hex.EncodeToString(sum[:])}
@@ -108,43 +100,49 @@ func cmpIgnoreHeader() cmp.Option {
 	return cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Header" }, cmp.Ignore())
 }
 
-func TestForwardKeepsAuthorizationWhenAsked(t *testing.T) {
-	t.Parallel()
-	up := upstream(t)
-	a := app(proxy.NewForwarder(proxy.Options{}), proxy.Request{Upstream: up.URL, KeepAuthorization: true, Proto: "http", Host: "h"})
-	req := httptest.NewRequest(http.MethodGet, "/admin/v1/tenants", nil)
-	req.Header.Set("Authorization", "Bearer admin-token")
+// forwardEcho sends req through a and decodes what the upstream saw.
+func forwardEcho(t *testing.T, a *fiber.App, req *http.Request) (*http.Response, echo) {
+	t.Helper()
 	resp, err := a.Test(req, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	var got echo
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
 		t.Fatal(err)
 	}
-	if v := got.Header.Get("Authorization"); v != "Bearer admin-token" {
-		t.Errorf("Authorization = %q, want it unchanged", v)
-	}
+	return resp, got
 }
 
-func TestForwardWithoutAuthorizationDropsTheClients(t *testing.T) {
+func TestForwardAuthorization(t *testing.T) {
 	t.Parallel()
-	up := upstream(t)
-	a := app(proxy.NewForwarder(proxy.Options{}), proxy.Request{Upstream: up.URL, Proto: "https", Host: "h"})
-	req := httptest.NewRequest(http.MethodGet, "/l/r/01JD3X0Q4Z8W2E5R7T9Y1V3K5N?expires=1&signature=ab", nil)
-	req.Header.Set("Authorization", "Bearer pl_1|secret")
-	resp, err := a.Test(req, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got echo
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatal(err)
-	}
-	if v := got.Header.Get("Authorization"); v != "" {
-		t.Errorf("Authorization = %q, want none", v)
+	for _, tc := range []struct {
+		name       string
+		r          proxy.Request
+		target     string
+		clientAuth string
+		want       string
+		wantWhat   string
+	}{
+		{"KeepsAuthorizationWhenAsked", proxy.Request{KeepAuthorization: true, Proto: "http", Host: "h"},
+			"/admin/v1/tenants", "Bearer admin-token", "Bearer admin-token", "want it unchanged"},
+		{"WithoutAuthorizationDropsTheClients", proxy.Request{Proto: "https", Host: "h"},
+			"/l/r/01JD3X0Q4Z8W2E5R7T9Y1V3K5N?expires=1&signature=ab", "Bearer pl_1|secret", "", "want none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := upstream(t)
+			r := tc.r
+			r.Upstream = up.URL
+			a := app(proxy.NewForwarder(proxy.Options{}), r)
+			req := httptest.NewRequest(http.MethodGet, tc.target, nil)
+			req.Header.Set("Authorization", tc.clientAuth)
+			_, got := forwardEcho(t, a, req)
+			if v := got.Header.Get("Authorization"); v != tc.want {
+				t.Errorf("Authorization = %q, %s", v, tc.wantWhat)
+			}
+		})
 	}
 }
 
