@@ -98,9 +98,16 @@ func call(t *testing.T, c *http.Client, method, url, authorization string) answe
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
+	return do(t, c, req)
+}
+
+// do sends req with c and decodes the answer: the error envelope when there
+// is one, else what the upstream saw.
+func do(t *testing.T, c *http.Client, req *http.Request) answer {
+	t.Helper()
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
 	a := answer{status: resp.StatusCode, header: resp.Header}

@@ -2,8 +2,6 @@ package gateway_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -46,24 +44,7 @@ func send(t *testing.T, method, url, authorization, key, body string) answer {
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	a := answer{status: resp.StatusCode, header: resp.Header}
-	if a.body, err = io.ReadAll(resp.Body); err != nil {
-		t.Fatal(err)
-	}
-	var env struct {
-		Error *json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(a.body, &env) == nil && env.Error != nil {
-		_ = json.Unmarshal(*env.Error, &a.err)
-	} else {
-		_ = json.Unmarshal(a.body, &a.echo)
-	}
-	return a
+	return do(t, http.DefaultClient, req)
 }
 
 func wantForwarded(t *testing.T, what string, a answer, method, path string) {
