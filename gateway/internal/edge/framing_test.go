@@ -2,7 +2,6 @@ package edge_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -33,20 +32,7 @@ func raw(t *testing.T, base, request string) response {
 	if err != nil {
 		t.Fatalf("reading the answer to %.60q: %v", request, err)
 	}
-	defer resp.Body.Close()
-	out := response{status: resp.StatusCode, header: resp.Header}
-	if out.body, err = io.ReadAll(resp.Body); err != nil {
-		t.Fatal(err)
-	}
-	var envelope struct {
-		Error *json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(out.body, &envelope) == nil && envelope.Error != nil {
-		_ = json.Unmarshal(*envelope.Error, &out.err)
-	} else {
-		_ = json.Unmarshal(out.body, &out.echo)
-	}
-	return out
+	return decode(t, resp)
 }
 
 func TestIncompleteBodyIsRequestTimeout(t *testing.T) {

@@ -146,8 +146,16 @@ func do(t *testing.T, base string, r req) response {
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.method, r.path, err)
 	}
+	return decode(t, resp)
+}
+
+// decode reads and closes resp: the error envelope when there is one, else
+// what the upstream saw.
+func decode(t *testing.T, resp *http.Response) response {
+	t.Helper()
 	defer resp.Body.Close()
 	out := response{status: resp.StatusCode, header: resp.Header}
+	var err error
 	if out.body, err = io.ReadAll(resp.Body); err != nil {
 		t.Fatal(err)
 	}
