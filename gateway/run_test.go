@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -189,24 +190,38 @@ func TestRunRefusesBadConfig(t *testing.T) {
 	}
 }
 
-// TestSlowRequestOverTLS: a body shorter than its Content-Length is answered
-// 408 in the envelope once the configured read timeout passes, on the public
-// and the admin listener.
-func TestSlowRequestOverTLS(t *testing.T) {
-	t.Parallel()
+// startTLSWithReadTimeout starts the gateway over TLS with a one-second read
+// timeout and returns its addresses and the roots that trust its certificate.
+func startTLSWithReadTimeout(t *testing.T) (gateway.Addrs, *x509.CertPool) {
+	t.Helper()
 	w := newWorld(t)
 	cfg := w.config()
 	certFile, keyFile, roots := selfSigned(t)
 	cfg.TLSCertFile, cfg.TLSKeyFile = certFile, keyFile
 	cfg.ReadTimeout = time.Second
-	a := start(t, cfg)
+	return start(t, cfg), roots
+}
+
+// dialTLS connects to addr trusting roots, with a 30-second deadline.
+func dialTLS(t *testing.T, addr string, roots *x509.CertPool) *tls.Conn {
+	t.Helper()
+	conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	return conn
+}
+
+// TestSlowRequestOverTLS: a body shorter than its Content-Length is answered
+// 408 in the envelope once the configured read timeout passes, on the public
+// and the admin listener.
+func TestSlowRequestOverTLS(t *testing.T) {
+	t.Parallel()
+	a, roots := startTLSWithReadTimeout(t)
 	for _, addr := range []string{a.Public, a.Admin} {
-		conn, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: roots})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-		_, err = io.WriteString(conn, "POST /api/v1/contacts HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n"+
+		conn := dialTLS(t, addr, roots)
+		_, err := io.WriteString(conn, "POST /api/v1/contacts HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n"+
 			"Authorization: Bearer "+adminToken+"\r\n\r\n{")
 		if err != nil {
 			t.Fatal(err)
@@ -238,18 +253,9 @@ func TestSlowRequestOverTLS(t *testing.T) {
 // would be read by the client as the answer to its next request.
 func TestIdleKeptAliveConnectionIsClosedQuietly(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	cfg := w.config()
-	certFile, keyFile, roots := selfSigned(t)
-	cfg.TLSCertFile, cfg.TLSKeyFile = certFile, keyFile
-	cfg.ReadTimeout = time.Second
-	a := start(t, cfg)
-	conn, err := tls.Dial("tcp", a.Public, &tls.Config{RootCAs: roots})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, roots := startTLSWithReadTimeout(t)
+	conn := dialTLS(t, a.Public, roots)
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	if _, err := io.WriteString(conn, "GET /api/v1/healthcheck/app HTTP/1.1\r\nHost: localhost\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
