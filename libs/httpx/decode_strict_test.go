@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/apierr"
@@ -106,14 +105,7 @@ func TestDecodeStrictKeysAndNUL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newApp(t, nil)
-			app.Post("/", func(c *fiber.Ctx) error {
-				var dst strictTarget
-				if err := httpx.Decode(c, &dst); err != nil {
-					return err
-				}
-				return httpx.Data(c, 200, dst)
-			})
+			app := newDecodeApp[strictTarget](t)
 			resp, body := post(t, app, "/", tt.body)
 			if resp.StatusCode != tt.wantStatus {
 				t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, tt.wantStatus, body)

@@ -47,14 +47,7 @@ func TestDecode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newApp(t, nil)
-			app.Post("/", func(c *fiber.Ctx) error {
-				var dst decodeTarget
-				if err := httpx.Decode(c, &dst); err != nil {
-					return err
-				}
-				return httpx.Data(c, 200, dst)
-			})
+			app := newDecodeApp[decodeTarget](t)
 			resp, body := post(t, app, "/", tt.body)
 			if resp.StatusCode != tt.wantStatus {
 				t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, tt.wantStatus, body)

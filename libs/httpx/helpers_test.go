@@ -75,3 +75,18 @@ func mustRequest(t *testing.T, method, target string) *http.Request {
 	t.Helper()
 	return httptest.NewRequest(method, target, nil)
 }
+
+// newDecodeApp is an app whose POST / decodes the body into a T with
+// httpx.Decode and answers 200 with what it decoded.
+func newDecodeApp[T any](t *testing.T) *fiber.App {
+	t.Helper()
+	app := newApp(t, nil)
+	app.Post("/", func(c *fiber.Ctx) error {
+		var dst T
+		if err := httpx.Decode(c, &dst); err != nil {
+			return err
+		}
+		return httpx.Data(c, 200, dst)
+	})
+	return app
+}
