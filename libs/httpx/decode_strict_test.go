@@ -105,19 +105,11 @@ func TestDecodeStrictKeysAndNUL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newDecodeApp[strictTarget](t)
-			resp, body := post(t, app, "/", tt.body)
-			if resp.StatusCode != tt.wantStatus {
-				t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, tt.wantStatus, body)
-			}
-			if tt.wantStatus == 200 {
+			details, isError := postDecode[strictTarget](t, tt.body, tt.wantStatus, apierr.CodeValidationFailed)
+			if !isError {
 				return
 			}
-			env := decodeEnvelope(t, body)
-			if env.Error.Code != apierr.CodeValidationFailed {
-				t.Errorf("error.code = %q, want %q", env.Error.Code, apierr.CodeValidationFailed)
-			}
-			if diff := cmp.Diff(tt.wantDetails, env.Error.Details); diff != "" {
+			if diff := cmp.Diff(tt.wantDetails, details); diff != "" {
 				t.Errorf("details (-want +got):\n%s", diff)
 			}
 		})
