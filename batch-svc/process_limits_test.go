@@ -106,18 +106,10 @@ func TestItemTooLargeDownstreamIsARowError(t *testing.T) {
 	if diff := cmp.Diff(want, svc.Contacts.Writes(h.ID, 40)); diff != "" {
 		t.Errorf("writes per row (-want +got):\n%s", diff)
 	}
-	var errs struct {
-		Data []struct {
-			RowIndex   int    `json:"row_index"`
-			ExternalID string `json:"external_id"`
-			Field      string `json:"field"`
-			Message    string `json:"message"`
-		}
-	}
-	svc.Do(t, http.MethodGet, "/api/v1/batches/"+h.ID+"/errors", tok, nil).JSON(t, &errs)
-	if len(errs.Data) != 1 || errs.Data[0].RowIndex != 17 || errs.Data[0].ExternalID != "big" ||
-		errs.Data[0].Field != "item" || errs.Data[0].Message != "The item is too large." {
-		t.Errorf("errors = %+v", errs.Data)
+	errs := rowErrors(t, svc, tok, h.ID)
+	if len(errs) != 1 || errs[0].RowIndex != 17 || errs[0].ExternalID != "big" ||
+		errs[0].Field != "item" || errs[0].Message != "The item is too large." {
+		t.Errorf("errors = %+v", errs)
 	}
 }
 

@@ -118,12 +118,7 @@ func TestContactsBatchPartialFailure(t *testing.T) {
 		t.Errorf("header = %+v", h)
 	}
 	var errs struct {
-		Data []struct {
-			RowIndex   int    `json:"row_index"`
-			ExternalID string `json:"external_id"`
-			Field      string `json:"field"`
-			Message    string `json:"message"`
-		}
+		Data []rowError
 		Meta struct{ Total int }
 	}
 	svc.Do(t, http.MethodGet, "/api/v1/batches/"+h.ID+"/errors?per_page=2", tok, nil).JSON(t, &errs)

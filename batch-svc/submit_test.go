@@ -67,10 +67,8 @@ func TestSubmitValidatesTheEnvelope(t *testing.T) {
 			}
 		})
 	}
-	var list struct{ Meta struct{ Total int } }
-	svc.Do(t, http.MethodGet, "/api/v1/batches", tok, nil).JSON(t, &list)
-	if list.Meta.Total != 0 {
-		t.Errorf("refused submissions created %d batches", list.Meta.Total)
+	if total := batchTotal(t, svc, tok); total != 0 {
+		t.Errorf("refused submissions created %d batches", total)
 	}
 }
 
@@ -194,10 +192,8 @@ func TestSubmitIdempotencyKey(t *testing.T) {
 		"Idempotency-Key", "k-1"); r.Status != http.StatusConflict || r.Code() != "idempotency_conflict" {
 		t.Errorf("other body, same key = %d %s", r.Status, r.Body)
 	}
-	var list struct{ Meta struct{ Total int } }
-	svc.Do(t, http.MethodGet, "/api/v1/batches", tok, nil).JSON(t, &list)
-	if list.Meta.Total != 1 {
-		t.Errorf("batches = %d, want 1", list.Meta.Total)
+	if total := batchTotal(t, svc, tok); total != 1 {
+		t.Errorf("batches = %d, want 1", total)
 	}
 }
 
@@ -229,4 +225,12 @@ func TestConcurrentSubmissionsRespectTheInFlightLimit(t *testing.T) {
 	if count[http.StatusAccepted] != 2 || count[http.StatusTooManyRequests] != 8 {
 		t.Errorf("statuses = %v, want 2 × 202 and 8 × 429", count)
 	}
+}
+
+// batchTotal is meta.total of the tenant's batch list as tok sees it.
+func batchTotal(t *testing.T, svc testenv.Service, tok string) int {
+	t.Helper()
+	var list struct{ Meta struct{ Total int } }
+	svc.Do(t, http.MethodGet, "/api/v1/batches", tok, nil).JSON(t, &list)
+	return list.Meta.Total
 }

@@ -103,16 +103,9 @@ func TestReceivablesAndPayablesBatches(t *testing.T) {
 	if len(evs) != 1 || evs[0].Type != "receivable.batch.completed" || evs[0].Data.ID != rec.ID {
 		t.Errorf("outbox = %+v (payables asked for per-record webhooks: no summary)", evs)
 	}
-	var errs struct {
-		Data []struct {
-			RowIndex   int    `json:"row_index"`
-			ExternalID string `json:"external_id"`
-			Field      string `json:"field"`
-		}
-	}
-	svc.Do(t, http.MethodGet, "/api/v1/batches/"+pay.ID+"/errors", tok, nil).JSON(t, &errs)
-	if len(errs.Data) != 2 || errs.Data[0].RowIndex != 4 || errs.Data[1].RowIndex != 9 || errs.Data[0].Field != "amount" {
-		t.Errorf("errors = %+v", errs.Data)
+	errs := rowErrors(t, svc, tok, pay.ID)
+	if len(errs) != 2 || errs[0].RowIndex != 4 || errs[1].RowIndex != 9 || errs[0].Field != "amount" {
+		t.Errorf("errors = %+v", errs)
 	}
 	// Readers of contacts batches only do not see these.
 	if r := svc.Do(t, http.MethodGet, "/api/v1/batches/"+rec.ID, svc.Token(t, tenantA, authz.Limits{}, "api:view-any-contact"), nil); r.Status != http.StatusForbidden {

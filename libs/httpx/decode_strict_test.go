@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/paylane/paylane/libs/apierr"
@@ -106,26 +105,11 @@ func TestDecodeStrictKeysAndNUL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newApp(t, nil)
-			app.Post("/", func(c *fiber.Ctx) error {
-				var dst strictTarget
-				if err := httpx.Decode(c, &dst); err != nil {
-					return err
-				}
-				return httpx.Data(c, 200, dst)
-			})
-			resp, body := post(t, app, "/", tt.body)
-			if resp.StatusCode != tt.wantStatus {
-				t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, tt.wantStatus, body)
-			}
-			if tt.wantStatus == 200 {
+			details, isError := postDecode[strictTarget](t, tt.body, tt.wantStatus, apierr.CodeValidationFailed)
+			if !isError {
 				return
 			}
-			env := decodeEnvelope(t, body)
-			if env.Error.Code != apierr.CodeValidationFailed {
-				t.Errorf("error.code = %q, want %q", env.Error.Code, apierr.CodeValidationFailed)
-			}
-			if diff := cmp.Diff(tt.wantDetails, env.Error.Details); diff != "" {
+			if diff := cmp.Diff(tt.wantDetails, details); diff != "" {
 				t.Errorf("details (-want +got):\n%s", diff)
 			}
 		})

@@ -47,27 +47,12 @@ func TestDecode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newApp(t, nil)
-			app.Post("/", func(c *fiber.Ctx) error {
-				var dst decodeTarget
-				if err := httpx.Decode(c, &dst); err != nil {
-					return err
-				}
-				return httpx.Data(c, 200, dst)
-			})
-			resp, body := post(t, app, "/", tt.body)
-			if resp.StatusCode != tt.wantStatus {
-				t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, tt.wantStatus, body)
-			}
-			if tt.wantStatus == 200 {
+			details, isError := postDecode[decodeTarget](t, tt.body, tt.wantStatus, tt.wantCode)
+			if !isError {
 				return
 			}
-			env := decodeEnvelope(t, body)
-			if env.Error.Code != tt.wantCode {
-				t.Errorf("error.code = %q, want %q", env.Error.Code, tt.wantCode)
-			}
 			if tt.wantDetails != nil {
-				if diff := cmp.Diff(tt.wantDetails, env.Error.Details); diff != "" {
+				if diff := cmp.Diff(tt.wantDetails, details); diff != "" {
 					t.Errorf("details (-want +got):\n%s", diff)
 				}
 			}

@@ -68,14 +68,7 @@ func TestDecodeRefusesEncodedBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			app := newApp(t, nil)
-			app.Post("/", func(c *fiber.Ctx) error {
-				var dst decodeTarget
-				if err := httpx.Decode(c, &dst); err != nil {
-					return err
-				}
-				return httpx.Data(c, 200, dst)
-			})
+			app := newDecodeApp[decodeTarget](t)
 			req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(tt.body))
 			req.Header.Set("Content-Type", "application/json")
 			for _, e := range tt.encodings {

@@ -75,3 +75,38 @@ func mustRequest(t *testing.T, method, target string) *http.Request {
 	t.Helper()
 	return httptest.NewRequest(method, target, nil)
 }
+
+// newDecodeApp is an app whose POST / decodes the body into a T with
+// httpx.Decode and answers 200 with what it decoded.
+func newDecodeApp[T any](t *testing.T) *fiber.App {
+	t.Helper()
+	app := newApp(t, nil)
+	app.Post("/", func(c *fiber.Ctx) error {
+		var dst T
+		if err := httpx.Decode(c, &dst); err != nil {
+			return err
+		}
+		return httpx.Data(c, 200, dst)
+	})
+	return app
+}
+
+// postDecode posts body to newDecodeApp[T] and fails the test unless the
+// answer's status is wantStatus. For any status but 200 it also checks the
+// answer's error.code against wantCode and returns its error.details and
+// true.
+func postDecode[T any](t *testing.T, body string, wantStatus int, wantCode string) (map[string][]string, bool) {
+	t.Helper()
+	resp, b := post(t, newDecodeApp[T](t), "/", body)
+	if resp.StatusCode != wantStatus {
+		t.Fatalf("status = %d, want %d (body %s)", resp.StatusCode, wantStatus, b)
+	}
+	if wantStatus == 200 {
+		return nil, false
+	}
+	env := decodeEnvelope(t, b)
+	if env.Error.Code != wantCode {
+		t.Errorf("error.code = %q, want %q", env.Error.Code, wantCode)
+	}
+	return env.Error.Details, true
+}

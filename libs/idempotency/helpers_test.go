@@ -2,7 +2,6 @@ package idempotency_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -168,13 +167,7 @@ type result struct {
 }
 
 func (r result) code() string {
-	var env struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(r.body, &env)
-	return env.Error.Code
+	return testkit.Response{Body: r.body}.Code()
 }
 
 func (e *env) post(t *testing.T, tenant, key, body string) result {

@@ -48,11 +48,7 @@ func exec(ctx context.Context, dsn, sql string) error {
 func TestEphemeralClusterAndServiceDB(t *testing.T) {
 	t.Parallel()
 	ctx := ctxT(t)
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Ephemeral: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop() })
+	c := startEphemeral(t, ctx)
 
 	if got, err := query(t, ctx, c.SuperuserDSN("postgres"), "SHOW fsync"); err != nil || got != "off" {
 		t.Fatalf("fsync = %q, %v; want off", got, err)
@@ -183,11 +179,7 @@ func openTempDir(t *testing.T) string {
 func TestRestartEndsSessionsAndServesOnTheSamePort(t *testing.T) {
 	t.Parallel()
 	ctx := ctxT(t)
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Ephemeral: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop() })
+	c := startEphemeral(t, ctx)
 	dsn := c.SuperuserDSN("postgres")
 	if err := exec(ctx, dsn, "CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)"); err != nil {
 		t.Fatal(err)
@@ -224,4 +216,15 @@ func TestRestartEndsSessionsAndServesOnTheSamePort(t *testing.T) {
 	default:
 		t.Error("Stop after Restart left the server running")
 	}
+}
+
+// startEphemeral starts an ephemeral cluster that the test's cleanup stops.
+func startEphemeral(t *testing.T, ctx context.Context) *pgcluster.Cluster {
+	t.Helper()
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	return c
 }

@@ -45,13 +45,8 @@ const serviceTokensPath = "/internal/v1/service-tokens"
 func TestServiceTokenIsCachedPerTenantAndAbilities(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testenv.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
-	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme"), DefaultRegion: ptr("GB"),
+	svc, admin, acme := startWithTenant(t, client.TenantInput{Name: ptr("Acme"), DefaultRegion: ptr("GB"),
 		Flags: &client.FlagsInput{OptIn: ptr(true)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	other, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Other")})
 	if err != nil {
 		t.Fatal(err)
@@ -132,12 +127,7 @@ func TestServiceTokenNearExpiryIsNotReused(t *testing.T) {
 func TestServiceTokenErrors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testenv.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
-	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _, acme := startWithTenant(t, client.TenantInput{Name: ptr("Acme")})
 	good := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
 	tests := []struct {
 		name          string
@@ -165,13 +155,8 @@ func TestServiceTokenErrors(t *testing.T) {
 func TestTenantLookups(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testenv.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
-	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme"), SMSNumber: ptr("+15550001111"),
+	svc, _, acme := startWithTenant(t, client.TenantInput{Name: ptr("Acme"), SMSNumber: ptr("+15550001111"),
 		DefaultCurrency: ptr("CAD"), Flags: &client.FlagsInput{AIGateway: ptr(true)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
 
 	byID, err := c.Tenant(ctx, acme.ID)
@@ -206,12 +191,7 @@ func TestTenantLookups(t *testing.T) {
 func TestDefaultServiceNameIsTheProgram(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc := testenv.Start(t, nil)
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
-	acme, err := admin.CreateTenant(ctx, client.TenantInput{Name: ptr("Acme")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _, acme := startWithTenant(t, client.TenantInput{Name: ptr("Acme")})
 	tok, err := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil).ServiceToken(ctx, acme.ID, []string{"api:view-contact"})
 	if err != nil {
 		t.Fatal(err)
@@ -228,4 +208,17 @@ func TestDefaultServiceNameIsTheProgram(t *testing.T) {
 	if !strings.HasPrefix(claims.Subject, "service:client") {
 		t.Errorf("sub = %q, want service:<program name>", claims.Subject)
 	}
+}
+
+// startWithTenant starts the service and creates tenant in with its admin
+// client, failing the test when it cannot.
+func startWithTenant(t *testing.T, in client.TenantInput) (testenv.Service, *client.Admin, *client.Tenant) {
+	t.Helper()
+	svc := testenv.Start(t, nil)
+	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
+	acme, err := admin.CreateTenant(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, admin, acme
 }

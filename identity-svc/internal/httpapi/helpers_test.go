@@ -52,13 +52,7 @@ type response struct {
 
 // errorCode returns error.code of an envelope, or "".
 func (r response) errorCode() string {
-	var env struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(r.body, &env)
-	return env.Error.Code
+	return testkit.Response{Body: r.body}.Code()
 }
 
 // errorDetails returns error.details of a validation envelope.

@@ -61,6 +61,17 @@ func (e *env) postAsUsers(t *testing.T, path, suffix string, cases []userPost, c
 	}
 }
 
+// newAcmeUsers is the API with tenant Acme and two of its users activated
+// with the emails and roles given; path is the path of Acme's users.
+func newAcmeUsers(t *testing.T, email1, role1, email2, role2 string) (e *env, acme, path string, u1, u2 client.User) {
+	t.Helper()
+	e = newEnv(t)
+	acme = e.createTenant(t, `{"name":"Acme"}`)
+	u1 = e.activate(t, acme, email1, role1)
+	u2 = e.activate(t, acme, email2, role2)
+	return e, acme, "/internal/v1/tenants/" + acme + "/users/", u1, u2
+}
+
 func (e *env) activate(t *testing.T, tenantID, email, role string) client.User {
 	t.Helper()
 	u, secret := e.invite(t, tenantID, email, role)
@@ -222,11 +233,7 @@ func TestUsersTenantScopeAndDisable(t *testing.T) {
 
 func TestUserTokensOnlyWithTheRolesAbilities(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	acme := e.createTenant(t, `{"name":"Acme"}`)
-	dev := e.activate(t, acme, "dev@example.com", "developer")
-	fin := e.activate(t, acme, "fin@example.com", "finance")
-	path := "/internal/v1/tenants/" + acme + "/users/"
+	e, acme, path, dev, fin := newAcmeUsers(t, "dev@example.com", "developer", "fin@example.com", "finance")
 	e.postAsUsers(t, path, "/tokens", []userPost{
 		{"role's abilities", dev.ID, `{"name":"ci","abilities":["api:view-any-contact","api:create-webhook"]}`, 201, ""},
 		{"ability outside the role", dev.ID, `{"name":"ci","abilities":["api:view-any-contact","api:create-contact"]}`, 403, "forbidden"},
@@ -271,11 +278,7 @@ func TestChangePassword(t *testing.T) {
 
 func TestInviteAsUser(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	acme := e.createTenant(t, `{"name":"Acme"}`)
-	owner := e.activate(t, acme, "owner@example.com", "owner")
-	dev := e.activate(t, acme, "dev@example.com", "developer")
-	path := "/internal/v1/tenants/" + acme + "/users/"
+	e, _, path, owner, dev := newAcmeUsers(t, "owner@example.com", "owner", "dev@example.com", "developer")
 	e.postAsUsers(t, path, "/invitations", []userPost{
 		{"owner", owner.ID, `{"email":"new@example.com","name":"New","role":"support"}`, 201, ""},
 		{"developer", dev.ID, `{"email":"x@example.com","name":"X","role":"owner"}`, 403, "forbidden"},

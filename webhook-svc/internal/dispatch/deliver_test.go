@@ -74,10 +74,7 @@ var wantSchedule = []time.Duration{
 
 func TestRetriesFollowTheScheduleThenFail(t *testing.T) {
 	t.Parallel()
-	clock := testenv.NewClock()
-	env := testenv.New(t, clock)
-	rc := testenv.NewReceiver(t, failing(http.StatusInternalServerError))
-	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	clock, env, rc, ep := newEndpoint(t, failing(http.StatusInternalServerError))
 	ev := env.Event(t, tenant, "contact.updated", map[string]string{"id": "C1"})
 	d := newDispatcher(t, env, rc, noBreaker)
 
@@ -179,10 +176,7 @@ func TestRedirectIsAFailureAndNotFollowed(t *testing.T) {
 
 func TestTimeScaleCompressesTheSchedule(t *testing.T) {
 	t.Parallel()
-	clock := testenv.NewClock()
-	env := testenv.New(t, clock)
-	rc := testenv.NewReceiver(t, failing(http.StatusInternalServerError))
-	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	clock, env, rc, ep := newEndpoint(t, failing(http.StatusInternalServerError))
 	env.Event(t, tenant, "contact.updated", map[string]string{"id": "C1"})
 	d := newDispatcher(t, env, rc, noBreaker, func(o *dispatch.Options) { o.TimeScale = 0.001 })
 

@@ -38,10 +38,7 @@ func TestLoopbackIsRefusedWithoutAllowList(t *testing.T) {
 // After rotate-secret both secrets sign for 24 h; then only the new one.
 func TestRotationSignsWithBothSecretsFor24Hours(t *testing.T) {
 	t.Parallel()
-	clock := testenv.NewClock()
-	env := testenv.New(t, clock)
-	rc := testenv.NewReceiver(t, nil)
-	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	clock, env, rc, ep := newEndpoint(t, nil)
 	rotated, err := env.App.RotateSecret(context.Background(), idempotency.Tx{}, tenant, ep.ID)
 	if err != nil {
 		t.Fatal(err)

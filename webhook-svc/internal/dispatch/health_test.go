@@ -82,10 +82,7 @@ func TestFailingReceiverRecoversAndGetsEveryEventOnce(t *testing.T) {
 // deliveries; PATCH is_active true re-enables it with the count reset.
 func TestFiftyConsecutiveFailuresDisableTheEndpoint(t *testing.T) {
 	t.Parallel()
-	clock := testenv.NewClock()
-	env := testenv.New(t, clock)
-	rc := testenv.NewReceiver(t, failing(http.StatusInternalServerError))
-	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	clock, env, rc, ep := newEndpoint(t, failing(http.StatusInternalServerError))
 	for range 7 { // 7 deliveries × 8 attempts ≥ 50
 		env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
 	}
@@ -133,10 +130,7 @@ func TestFiftyConsecutiveFailuresDisableTheEndpoint(t *testing.T) {
 // not counted.
 func TestOpenBreakerDefersWithoutBurningAttempts(t *testing.T) {
 	t.Parallel()
-	clock := testenv.NewClock()
-	env := testenv.New(t, clock)
-	rc := testenv.NewReceiver(t, failing(http.StatusBadGateway))
-	ep := env.Endpoint(t, tenant, rc.URL(), "*")
+	clock, env, rc, ep := newEndpoint(t, failing(http.StatusBadGateway))
 	for range 4 {
 		env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/webhook-svc/internal/dispatch"
 	"github.com/paylane/paylane/webhook-svc/internal/netguard"
 	"github.com/paylane/paylane/webhook-svc/internal/testenv"
+	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
@@ -67,3 +68,13 @@ func failing(status int) func(int, http.ResponseWriter, testenv.Request) {
 
 // noBreaker keeps the circuit breaker closed, so every due attempt is made.
 func noBreaker(o *dispatch.Options) { o.BreakerFailures = 1 << 30 }
+
+// newEndpoint is a fresh environment on its own clock with a receiver that
+// answers with respond and tenant's endpoint for every event sending to it.
+func newEndpoint(t *testing.T, respond func(int, http.ResponseWriter, testenv.Request)) (*testenv.Clock, *testenv.Env, *testenv.Receiver, webhook.WithSecret) {
+	t.Helper()
+	clock := testenv.NewClock()
+	env := testenv.New(t, clock)
+	rc := testenv.NewReceiver(t, respond)
+	return clock, env, rc, env.Endpoint(t, tenant, rc.URL(), "*")
+}
