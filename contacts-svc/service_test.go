@@ -59,16 +59,7 @@ func TestEventsReachTheBroker(t *testing.T) {
 	api := svc.BaseURL() + "/api/v1/contacts"
 
 	status, body := call(t, "POST", api, tok, `{"first_name":"Ada","phone":"+14155550100"}`, map[string]string{"Idempotency-Key": "k1"})
-	if status != 201 {
-		t.Fatalf("create = %d %s", status, body)
-	}
-	var created struct {
-		Data client.Contact `json:"data"`
-	}
-	if err := json.Unmarshal(body, &created); err != nil {
-		t.Fatal(err)
-	}
-	id := created.Data.ID
+	id := createdID(t, "create", status, body)
 	steps := []struct{ method, url, body string }{
 		{"POST", api, `{"first_name":"Ada","phone":"+14155550100"}`},  // replay of k1: no new event
 		{"POST", api, `{"first_name":"Twin","phone":"+14155550100"}`}, // 422: no event
@@ -88,13 +79,7 @@ func TestEventsReachTheBroker(t *testing.T) {
 
 	// A last contact marks the end: every event before it is in the list,
 	// so a replay or a refused create that published would show.
-	marker := createMarker(t, svc)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	got := testenv.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
-		var c client.Contact
-		return e.Decode(&c) == nil && c.ID == marker
-	})
+	got := eventsToMarker(t, svc, brokers)
 	var types []string
 	for _, e := range got {
 		types = append(types, e.Type)
@@ -122,13 +107,33 @@ func TestEventsReachTheBroker(t *testing.T) {
 	}
 }
 
+// eventsToMarker creates a marker contact and reads tenant A's events up to
+// and including the marker's contact.created.
+func eventsToMarker(t *testing.T, svc testenv.Service, brokers []string) []events.Envelope {
+	t.Helper()
+	marker := createMarker(t, svc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return testenv.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
+		var c client.Contact
+		return e.Decode(&c) == nil && c.ID == marker
+	})
+}
+
 // createMarker creates one more contact and returns its id.
 func createMarker(t *testing.T, svc testenv.Service) string {
 	t.Helper()
 	status, body := call(t, "POST", svc.BaseURL()+"/api/v1/contacts", svc.Token(t, tenantA, abilities...),
 		`{"first_name":"Marker","phone":"+14155550199"}`, nil)
+	return createdID(t, "marker", status, body)
+}
+
+// createdID fails the test unless a create answered 201, and returns the
+// created contact's id.
+func createdID(t *testing.T, what string, status int, body []byte) string {
+	t.Helper()
 	if status != 201 {
-		t.Fatalf("marker = %d %s", status, body)
+		t.Fatalf("%s = %d %s", what, status, body)
 	}
 	var c struct {
 		Data client.Contact `json:"data"`
@@ -305,13 +310,7 @@ func TestBulkUpsertEventsFollowEmitEvents(t *testing.T) {
 		t.Fatalf("bulk-upsert rows: %+v then %+v", silent, loud)
 	}
 
-	marker := createMarker(t, svc)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	got := testenv.ReadUntil(ctx, t, brokers, tenantA, func(e events.Envelope) bool {
-		var c client.Contact
-		return e.Decode(&c) == nil && c.ID == marker
-	})
+	got := eventsToMarker(t, svc, brokers)
 	var seen []string
 	for _, e := range got[:len(got)-1] {
 		var c client.Contact

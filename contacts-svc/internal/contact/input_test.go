@@ -90,18 +90,7 @@ func TestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := rules().Validate(tt.in)
-			if tt.wantFields != nil {
-				if diff := cmp.Diff(tt.wantFields, fieldsOf(t, err), sorted()); diff != "" {
-					t.Errorf("fields (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got, rawJSON()); diff != "" {
-				t.Errorf("fields (-want +got):\n%s", diff)
-			}
+			checkFields(t, tt.want, tt.wantFields, got, err)
 		})
 	}
 }
@@ -133,18 +122,7 @@ func TestApplyPatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := rules().ApplyPatch(cur, tt.patch)
-			if tt.wantFields != nil {
-				if diff := cmp.Diff(tt.wantFields, fieldsOf(t, err), sorted()); diff != "" {
-					t.Errorf("fields (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got, rawJSON()); diff != "" {
-				t.Errorf("fields (-want +got):\n%s", diff)
-			}
+			checkFields(t, tt.want, tt.wantFields, got, err)
 		})
 	}
 }
@@ -159,5 +137,23 @@ func TestValidEmail(t *testing.T) {
 		if got := contact.ValidEmail(in); got != want {
 			t.Errorf("ValidEmail(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// checkFields compares the fields a rejected input names with wantFields,
+// or, when wantFields is nil, the accepted fields with want.
+func checkFields(t *testing.T, want contact.Fields, wantFields []string, got contact.Fields, err error) {
+	t.Helper()
+	if wantFields != nil {
+		if diff := cmp.Diff(wantFields, fieldsOf(t, err), sorted()); diff != "" {
+			t.Errorf("fields (-want +got):\n%s", diff)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, rawJSON()); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
 	}
 }

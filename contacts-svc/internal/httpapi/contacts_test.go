@@ -47,16 +47,7 @@ func TestContactRoutes(t *testing.T) {
 		return c.ID
 	}
 	long := strings.Repeat("a", 101)
-	tests := []struct {
-		name       string
-		method     string
-		path       string // {id} is replaced by setup's id
-		body       string
-		setup      func(*testing.T) string
-		wantStatus int
-		wantCode   string
-		wantDetail string // a key of error.details
-	}{
+	tests := []routeCase{
 		{name: "list", method: "GET", path: "/api/v1/contacts", wantStatus: 200},
 		{name: "list per_page=0", method: "GET", path: "/api/v1/contacts?per_page=0", wantStatus: 422, wantCode: apierr.CodeValidationFailed, wantDetail: "per_page"},
 		{name: "list page=-1", method: "GET", path: "/api/v1/contacts?page=-1", wantStatus: 422, wantCode: apierr.CodeValidationFailed, wantDetail: "page"},
@@ -119,17 +110,7 @@ func TestContactRoutes(t *testing.T) {
 
 		{name: "wrong method", method: "PATCH", path: "/api/v1/contacts", wantStatus: 405, wantCode: apierr.CodeMethodNotAllowed},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			path := tt.path
-			if tt.setup != nil {
-				path = strings.ReplaceAll(path, "{id}", tt.setup(t))
-			}
-			r := e.do(t, request{method: tt.method, path: path, body: tt.body, token: e.token(t, tenantA, all()...)})
-			checkResult(t, r, tt.wantStatus, tt.wantCode, tt.wantDetail)
-		})
-	}
+	runRouteCases(t, e, tests)
 }
 
 // checkResult asserts status, error.code and that error.details names a key.

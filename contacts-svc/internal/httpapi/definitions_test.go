@@ -40,16 +40,7 @@ func TestDefinitionRoutes(t *testing.T) {
 		return e.define(t, `{"key":"k`+strings.ToLower(e.phone()[5:])+`","label":"L","type":"string"}`).ID
 	}
 	const path = "/api/v1/contact-field-definitions"
-	tests := []struct {
-		name       string
-		method     string
-		path       string
-		body       string
-		setup      func(*testing.T) string
-		wantStatus int
-		wantCode   string
-		wantDetail string
-	}{
+	tests := []routeCase{
 		{name: "list", method: "GET", path: path, wantStatus: 200},
 		{name: "list per_page=0", method: "GET", path: path + "?per_page=0", wantStatus: 422, wantCode: apierr.CodeValidationFailed, wantDetail: "per_page"},
 		{name: "create", method: "POST", path: path, body: `{"key":"seats","label":"Seats","type":"integer"}`, wantStatus: 201},
@@ -72,17 +63,7 @@ func TestDefinitionRoutes(t *testing.T) {
 		{name: "delete unknown", method: "DELETE", path: path + "/01HZX3K5Q8V9W2Y4Z6A7B8C9DE", wantStatus: 404, wantCode: apierr.CodeResourceNotFound},
 		{name: "no patch", method: "PATCH", path: path + "/" + tier.ID, body: `{}`, wantStatus: 405, wantCode: apierr.CodeMethodNotAllowed},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p := tt.path
-			if tt.setup != nil {
-				p = strings.ReplaceAll(p, "{id}", tt.setup(t))
-			}
-			r := e.do(t, request{method: tt.method, path: p, body: tt.body, token: e.token(t, tenantA, all()...)})
-			checkResult(t, r, tt.wantStatus, tt.wantCode, tt.wantDetail)
-		})
-	}
+	runRouteCases(t, e, tests)
 }
 
 func TestDefinitionJSONAndReplace(t *testing.T) {

@@ -211,3 +211,32 @@ func (e *env) trash(t testing.TB, id string) {
 		t.Fatalf("deleting %s: %d %s", id, r.status, r.body)
 	}
 }
+
+// routeCase is one request made with a token of tenant A holding every
+// ability, and the status, error.code and error.details key it must answer.
+type routeCase struct {
+	name       string
+	method     string
+	path       string // {id} is replaced by setup's id
+	body       string
+	setup      func(*testing.T) string
+	wantStatus int
+	wantCode   string
+	wantDetail string // a key of error.details
+}
+
+// runRouteCases runs each case as a parallel subtest.
+func runRouteCases(t *testing.T, e *env, tests []routeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := tt.path
+			if tt.setup != nil {
+				path = strings.ReplaceAll(path, "{id}", tt.setup(t))
+			}
+			r := e.do(t, request{method: tt.method, path: path, body: tt.body, token: e.token(t, tenantA, all()...)})
+			checkResult(t, r, tt.wantStatus, tt.wantCode, tt.wantDetail)
+		})
+	}
+}

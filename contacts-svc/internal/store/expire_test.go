@@ -1,46 +1,18 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
-
-	"github.com/paylane/paylane/libs/tenancy"
+	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Bulk row records are kept 7 days (migration 00004): the service's cleanup
 // deletes older ones, of every tenant, and no others.
 func TestBatchRowRecordsExpireAfterSevenDays(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	_, pool := newStore(t)
-	err := tenancy.Do(ctx, pool, tenantA, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO contact_batch_rows (tenant_id, batch_id, row_index, action, created_at) VALUES
+	testkit.CheckExpiry(t, pool, tenantA, "contact_batch_rows", `INSERT INTO contact_batch_rows (tenant_id, batch_id, row_index, action, created_at) VALUES
 			($1, 'bat_old', 0, 'created', now() - interval '8 days'),
-			($1, 'bat_recent', 0, 'created', now() - interval '6 days')`, tenantA)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := tenancy.DeleteExpired(ctx, pool, "contact_batch_rows"); err != nil || n != 1 {
-		t.Fatalf("DeleteExpired = %d, %v; want 1", n, err)
-	}
-	var left []string
-	err = tenancy.Read(ctx, pool, tenantA, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, "SELECT batch_id FROM contact_batch_rows ORDER BY batch_id")
-		if err != nil {
-			return err
-		}
-		left, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"bat_recent"}, left); diff != "" {
-		t.Errorf("records left (-want +got):\n%s", diff)
-	}
+			($1, 'bat_recent', 0, 'created', now() - interval '6 days')`,
+		"SELECT batch_id FROM contact_batch_rows ORDER BY batch_id", "records", []string{"bat_recent"})
 }

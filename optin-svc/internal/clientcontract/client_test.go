@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"testing"
 
 	"github.com/paylane/paylane/libs/ids"
@@ -16,15 +15,6 @@ import (
 func TestMain(m *testing.M) { testkit.Main(m) }
 
 const tenantNumber = "+15005550011"
-
-func subscribe(t *testing.T, env *testenv.Env, code testenv.Code, number string) {
-	t.Helper()
-	b := env.Browser()
-	b.Get(t, code.Path())
-	if res := b.Submit(t, code.Path(), url.Values{"phone": {number}, "consent": {"yes"}}); res.Status != http.StatusOK {
-		t.Fatalf("subscribing = %d %s", res.Status, res.Body)
-	}
-}
 
 func TestOptInStatusFollowsConsentsAndSuppression(t *testing.T) {
 	t.Parallel()
@@ -42,11 +32,11 @@ func TestOptInStatusFollowsConsentsAndSuppression(t *testing.T) {
 		stoppedNo   = "+14155550303"
 		blockedNo   = "+14155550304"
 	)
-	subscribe(t, env, single, confirmedNo)
-	subscribe(t, env, double, pendingNo)
-	subscribe(t, env, single, stoppedNo)
+	env.Subscribe(t, single, confirmedNo)
+	env.Subscribe(t, double, pendingNo)
+	env.Subscribe(t, single, stoppedNo)
 	env.Text(t, stoppedNo, tenantNumber, "STOP")
-	subscribe(t, env, single, blockedNo)
+	env.Subscribe(t, single, blockedNo)
 	res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token, map[string]any{
 		"contact_phone_id": env.Contacts.AddPhone(tenant, blockedNo), "reason": "complaint"})
 	if res.Status != http.StatusCreated {

@@ -20,7 +20,7 @@ func TestOptInsAreNewestFirst(t *testing.T) {
 	numbers := []string{"+14155550301", "+14155550302", "+14155550303", "+14155550304"}
 	codes := []testenv.Code{desk, poster, desk, poster}
 	for i, n := range numbers {
-		subscribe(t, env, codes[i], n)
+		env.Subscribe(t, codes[i], n)
 	}
 	contactOf := func(list []consentRow) []string {
 		out := []string{}

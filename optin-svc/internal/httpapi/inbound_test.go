@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -34,15 +33,6 @@ func twimlOf(res testenv.Response) twimlReply {
 		Empty: strings.HasSuffix(body, "<Response/>")}
 }
 
-func subscribe(t *testing.T, env *testenv.Env, code testenv.Code, number string) {
-	t.Helper()
-	b := env.Browser()
-	b.Get(t, code.Path())
-	if res := b.Submit(t, code.Path(), url.Values{"phone": {number}, "consent": {"yes"}}); res.Status != http.StatusOK {
-		t.Fatalf("subscribing = %d %s", res.Status, res.Body)
-	}
-}
-
 func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 	t.Parallel()
 	env := testenv.Start(t, testenv.Options{})
@@ -50,7 +40,7 @@ func TestInboundStopOptsOutAndStartLiftsIt(t *testing.T) {
 	token := env.Token(t, tenant, viewCodes, viewSuppressions, deleteSuppressions)
 	code := env.NewCode(t, tenant, map[string]any{"name": "Desk"})
 	const person = "+14155550200"
-	subscribe(t, env, code, person)
+	env.Subscribe(t, code, person)
 
 	form := testenv.Inbound(person, tenantNumber, " Stop ")
 	sig := sms.Signature(testenv.SMSAuthToken, testenv.PublicBaseURL+testenv.InboundPath, form)
@@ -152,7 +142,7 @@ func TestInboundYesConfirmsDoubleOptIn(t *testing.T) {
 	token := env.Token(t, tenant, viewCodes)
 	code := env.NewCode(t, tenant, map[string]any{"name": "Poster", "double_opt_in": true})
 	const person = "+14155550220"
-	subscribe(t, env, code, person)
+	env.Subscribe(t, code, person)
 	testenv.Eventually(t, "the confirmation SMS", func() bool {
 		list := env.Messages(t, tenant, person)
 		return len(list) == 1 && list[0].Status == "delivered"

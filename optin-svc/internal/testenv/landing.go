@@ -62,3 +62,14 @@ func (b *Browser) send(t testing.TB, req *http.Request) Response {
 	}
 	return res
 }
+
+// Subscribe opens code's landing page in a new browser and submits number
+// with consent, failing the test unless the page answers 200.
+func (e *Env) Subscribe(t testing.TB, code Code, number string) {
+	t.Helper()
+	b := e.Browser()
+	b.Get(t, code.Path())
+	if res := b.Submit(t, code.Path(), url.Values{"phone": {number}, "consent": {"yes"}}); res.Status != http.StatusOK {
+		t.Fatalf("subscribing = %d %s", res.Status, res.Body)
+	}
+}

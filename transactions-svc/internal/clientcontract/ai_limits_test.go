@@ -33,25 +33,32 @@ func limitOf(t *testing.T, err error) string {
 
 func int64p(v int64) *int64 { return &v }
 
+// limitedTenant serves a fresh environment and returns its client, a new
+// tenant, a token of that tenant carrying limits, and one of its contacts.
+func limitedTenant(t *testing.T, limits authz.Limits) (env *testenv.Env, c *client.Client, tenant, token, contactID string) {
+	t.Helper()
+	env = testenv.New(t)
+	c = client.New(env.Serve(t), nil)
+	tenant = ids.New()
+	token = env.TokenWithLimits(t, tenant, limits)
+	return env, c, tenant, token, env.Contact(t, tenant, "c1", "Ada", "+14155550123").ID
+}
+
 // TestAIMaxAmount: prepare above limits.ai_max_amount is refused naming it;
 // at the limit, or with a token of a tenant without it, it passes.
 func TestAIMaxAmount(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
+	env, c, tenant, token, contactID := limitedTenant(t, authz.Limits{AIMaxAmount: int64p(5000)})
 	ctx := context.Background()
-	tenant := ids.New()
-	token := env.TokenWithLimits(t, tenant, authz.Limits{AIMaxAmount: int64p(5000)})
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
 
-	_, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 5001}, "")
+	_, err := c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contactID, Amount: 5001}, "")
 	if got := limitOf(t, err); got != "ai_max_amount" {
 		t.Fatalf("limit %q, want ai_max_amount", got)
 	}
-	if _, err := c.Prepare(ctx, token, client.DraftInput{Direction: "payable", ContactID: contact.ID, Amount: 5000}, ""); err != nil {
+	if _, err := c.Prepare(ctx, token, client.DraftInput{Direction: "payable", ContactID: contactID, Amount: 5000}, ""); err != nil {
 		t.Fatalf("prepare at the limit: %v", err)
 	}
-	if _, err := c.Prepare(ctx, env.Token(t, tenant), client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: 5001}, ""); err != nil {
+	if _, err := c.Prepare(ctx, env.Token(t, tenant), client.DraftInput{Direction: "receivable", ContactID: contactID, Amount: 5001}, ""); err != nil {
 		t.Fatalf("prepare without a limit: %v", err)
 	}
 }
@@ -62,14 +69,10 @@ func TestAIMaxAmount(t *testing.T) {
 // confirms let exactly one through; the next UTC day starts from zero.
 func TestAIDailyAmount(t *testing.T) {
 	t.Parallel()
-	env := testenv.New(t)
-	c := client.New(env.Serve(t), nil)
+	env, c, _, token, contactID := limitedTenant(t, authz.Limits{AIDailyAmount: int64p(10000)})
 	ctx := context.Background()
-	tenant := ids.New()
-	token := env.TokenWithLimits(t, tenant, authz.Limits{AIDailyAmount: int64p(10000)})
-	contact := env.Contact(t, tenant, "c1", "Ada", "+14155550123")
 	prepare := func(amount int64) (*client.Draft, error) {
-		return c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contact.ID, Amount: amount}, "")
+		return c.Prepare(ctx, token, client.DraftInput{Direction: "receivable", ContactID: contactID, Amount: amount}, "")
 	}
 
 	first, err := prepare(6000)

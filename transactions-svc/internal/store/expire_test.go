@@ -1,13 +1,9 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
-
-	"github.com/paylane/paylane/libs/tenancy"
+	"github.com/paylane/paylane/libs/testkit"
 )
 
 // Bulk row records are kept 7 days (migration 00004): the service's cleanup
@@ -36,31 +32,5 @@ func TestNotificationsExpireAfterSevenDays(t *testing.T) {
 // what query then reads with want; what names the rows in the failure.
 func checkExpiry(t *testing.T, table, insert, query, what string, want []string) {
 	t.Helper()
-	ctx := context.Background()
-	pool := newStore(t).Pool()
-	err := tenancy.Do(ctx, pool, "T1", func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, insert, "T1")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := tenancy.DeleteExpired(ctx, pool, table); err != nil || n != 1 {
-		t.Fatalf("DeleteExpired = %d, %v; want 1", n, err)
-	}
-	var left []string
-	err = tenancy.Read(ctx, pool, "T1", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, query)
-		if err != nil {
-			return err
-		}
-		left, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, left); diff != "" {
-		t.Errorf("%s left (-want +got):\n%s", what, diff)
-	}
+	testkit.CheckExpiry(t, newStore(t).Pool(), "T1", table, insert, query, what, want)
 }
