@@ -23,11 +23,11 @@ type tools struct {
 
 // register adds every tool to srv.
 func (t *tools) register(srv *mcp.Server) {
-	srv.AddTool(resolveContactTool, t.resolveContact)
-	srv.AddTool(createContactTool, t.createContact)
-	srv.AddTool(prepareTransactionTool, t.prepareTransaction)
-	srv.AddTool(confirmTransactionTool, t.confirmTransaction)
-	srv.AddTool(transactionStatusTool, t.transactionStatus)
+	srv.AddTool(resolveContactTool(), t.resolveContact)
+	srv.AddTool(createContactTool(), t.createContact)
+	srv.AddTool(prepareTransactionTool(), t.prepareTransaction)
+	srv.AddTool(confirmTransactionTool(), t.confirmTransaction)
+	srv.AddTool(transactionStatusTool(), t.transactionStatus)
 }
 
 func (t *tools) resolveContact(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
