@@ -3,8 +3,10 @@ module github.com/paylane/paylane/dashboard-svc
 go 1.26.8
 
 replace (
+	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
+	github.com/paylane/paylane/optin-svc/client => ../optin-svc/client
 	github.com/paylane/paylane/transactions-svc/client => ../transactions-svc/client
 	github.com/paylane/paylane/webhook-svc/client => ../webhook-svc/client
 )
@@ -12,8 +14,10 @@ replace (
 require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/identity-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
+	github.com/paylane/paylane/optin-svc/client v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
 	github.com/paylane/paylane/webhook-svc/client v0.0.0
 )
@@ -30,6 +34,7 @@ require (
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.30.0 // indirect
 	github.com/hashicorp/consul/api v1.34.5 // indirect

@@ -13,7 +13,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
+	optin "github.com/paylane/paylane/optin-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 	webhooks "github.com/paylane/paylane/webhook-svc/client"
 
@@ -47,7 +49,10 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 		&http.Client{Timeout: peerTimeout}).WithService(serviceName)
 	txns := transactions.New(strings.TrimRight(cfg.TransactionsURL, "/"), &http.Client{Timeout: peerTimeout})
 	hooks := webhooks.New(strings.TrimRight(cfg.WebhookURL, "/"), &http.Client{Timeout: peerTimeout})
-	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Webhooks: hooks, Sessions: sessions, Log: e.Log,
+	people := contacts.New(strings.TrimRight(cfg.ContactsURL, "/"), &http.Client{Timeout: peerTimeout})
+	consent := optin.New(strings.TrimRight(cfg.OptInURL, "/"), &http.Client{Timeout: peerTimeout})
+	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Webhooks: hooks, Contacts: people, OptIn: consent,
+		Sessions: sessions, Log: e.Log,
 		Middleware: []fiber.Handler{obs.HTTPMetrics(e.Registry, serviceName), e.Tracing.Requests(e.Log)}})
 	if err != nil {
 		return svcrun.Parts{}, err

@@ -33,7 +33,8 @@ func fixtureDeps() deps {
 		},
 		identityURL: "http://127.0.0.1:4001",
 		urls: map[string]string{"identity": "http://127.0.0.1:4001", "contacts": "http://127.0.0.1:4002",
-			"optin": "http://127.0.0.1:4003", "transactions": "http://127.0.0.1:4004", "webhook": "http://127.0.0.1:4005"},
+			"optin": "http://127.0.0.1:4003", "transactions": "http://127.0.0.1:4004", "webhook": "http://127.0.0.1:4005",
+			"batch": "http://127.0.0.1:4006"},
 		publicURL: "https://localhost:8999",
 		caFile:    "/tmp/devstack-ca.pem",
 	}

@@ -240,6 +240,9 @@ func dashboardConfig(d deps) dashboardsvc.Config {
 		Base:            base(d),
 		TransactionsURL: d.urls["transactions"],
 		WebhookURL:      d.urls["webhook"],
+		ContactsURL:     d.urls["contacts"],
+		OptInURL:        d.urls["optin"],
+		BatchURL:        d.urls["batch"],
 		ServiceSecret:   d.secrets.ServiceSecret,
 	}
 }
@@ -248,6 +251,9 @@ func dashboardEnv(d deps) []string {
 	return append(commonEnv(d),
 		"TRANSACTIONS_URL="+d.urls["transactions"],
 		"WEBHOOK_URL="+d.urls["webhook"],
+		"CONTACTS_URL="+d.urls["contacts"],
+		"OPTIN_URL="+d.urls["optin"],
+		"BATCH_URL="+d.urls["batch"],
 		"SERVICE_SECRET="+d.secrets.ServiceSecret)
 }
 

@@ -55,6 +55,9 @@ type Options struct {
 	Identity     Identity
 	Transactions Transactions
 	Webhooks     Webhooks
+	Contacts     Contacts
+	OptIn        OptIn
+	Batches      Batches
 	Sessions     Sessions
 	Log          *slog.Logger
 	// Now is the clock (time.Now when nil).
@@ -69,6 +72,9 @@ type App struct {
 	identity     Identity
 	transactions Transactions
 	webhooks     Webhooks
+	contacts     Contacts
+	optin        OptIn
+	batches      Batches
 	sessions     Sessions
 	log          *slog.Logger
 	now          func() time.Time
@@ -83,7 +89,8 @@ const maxForm = 64 << 10
 
 // New builds the app and its routes.
 func New(o Options) (*App, error) {
-	a := &App{identity: o.Identity, transactions: o.Transactions, webhooks: o.Webhooks, sessions: o.Sessions, log: o.Log, now: o.Now}
+	a := &App{identity: o.Identity, transactions: o.Transactions, webhooks: o.Webhooks,
+		contacts: o.Contacts, optin: o.OptIn, batches: o.Batches, sessions: o.Sessions, log: o.Log, now: o.Now}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -127,14 +134,13 @@ func (a *App) routes() {
 	in.Get("/overview", a.overviewPage)
 	in.Get("/account", a.accountPage)
 	in.Post("/account/password", a.changePassword)
-	in.Get("/tokens", a.requireAbility(abilityManageTokens), a.tokensPage)
-	in.Get("/tokens/new", a.requireAbility(abilityManageTokens), a.newTokenPage)
-	in.Post("/tokens", a.requireAbility(abilityManageTokens), a.createToken)
-	in.Post("/tokens/:id/revoke", a.requireAbility(abilityManageTokens), a.revokeToken)
-	in.Get("/webhooks", a.requireAbility(abilityViewWebhooks), a.webhooksPage)
-	in.Post("/webhooks", a.requireAbility(abilityCreateWebhooks), a.createWebhook)
-	in.Get("/users", a.requireAbility(abilityManageUsers), a.usersPage)
-	in.Post("/users", a.requireAbility(abilityManageUsers), a.inviteUser)
+	a.tokenRoutes(in)
+	a.webhookRoutes(in)
+	a.userRoutes(in)
+	a.transactionRoutes(in)
+	a.contactRoutes(in)
+	a.batchRoutes(in)
+	a.optinRoutes(in)
 	r.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 }
 

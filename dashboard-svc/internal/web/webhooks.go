@@ -98,3 +98,9 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	c.Status(http.StatusCreated)
 	return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
 }
+
+// webhookRoutes are the webhook endpoint pages.
+func (a *App) webhookRoutes(in fiber.Router) {
+	in.Get("/webhooks", a.requireAbility(abilityViewWebhooks), a.webhooksPage)
+	in.Post("/webhooks", a.requireAbility(abilityCreateWebhooks), a.createWebhook)
+}
