@@ -54,7 +54,7 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	if !canOverview(u.Abilities) {
 		return &pageError{status: http.StatusForbidden}
 	}
-	token, err := a.identity.UserToken(c.UserContext(), current(c).TenantID, u.ID)
+	token, err := a.userToken(c)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -25,6 +26,24 @@ type page struct {
 	Form    map[string]string
 	Notice  string
 	Data    any
+	// IdempotencyKey goes into a write form's hidden idempotencyField:
+	// fresh with each render, so a form sent twice (a double click, the
+	// back button) repeats one key and the service answers its first
+	// result instead of writing twice.
+	IdempotencyKey string
+}
+
+// idempotencyField is the hidden form field carrying a write's
+// Idempotency-Key ({{.IdempotencyKey}} in the templates).
+const idempotencyField = "_idempotency_key"
+
+// formIdempotencyKey is the Idempotency-Key for the write a form asks for:
+// the form's own, or a fresh one when the form carried none.
+func formIdempotencyKey(c *fiber.Ctx) string {
+	if k := c.FormValue(idempotencyField); k != "" {
+		return k
+	}
+	return rand.Text()
 }
 
 // Can reports whether the signed-in user's role holds ability.
@@ -92,6 +111,9 @@ func (a *App) render(c *fiber.Ctx, name string, p page) error {
 	}
 	if p.CSRF == "" {
 		p.CSRF = current(c).CSRFToken
+	}
+	if p.IdempotencyKey == "" {
+		p.IdempotencyKey = rand.Text()
 	}
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, p); err != nil {

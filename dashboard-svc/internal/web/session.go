@@ -155,3 +155,10 @@ func (a *App) startSession(c *fiber.Ctx, u *identity.User) error {
 	clearCookie(c, csrfCookie)
 	return nil
 }
+
+// userToken is the signed-in user's internal token from identity-svc: it
+// carries the user's tenant and role abilities, so a peer applies its gates
+// and tenant scope exactly as it does on the API.
+func (a *App) userToken(c *fiber.Ctx) (string, error) {
+	return a.identity.UserToken(c.UserContext(), current(c).TenantID, currentUser(c).ID)
+}

@@ -36,7 +36,7 @@ type webhooksData struct {
 
 func (a *App) webhooksData(c *fiber.Ctx) (webhooksData, string, error) {
 	u := currentUser(c)
-	token, err := a.identity.UserToken(c.UserContext(), current(c).TenantID, u.ID)
+	token, err := a.userToken(c)
 	if err != nil {
 		return webhooksData{}, "", err
 	}
