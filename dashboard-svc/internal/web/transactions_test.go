@@ -281,6 +281,11 @@ func TestReceivablesPagination(t *testing.T) {
 		t.Errorf("second page:\n%s", a.body)
 	}
 
+	if a := b.open(t, "/dashboard/receivables?status=pending&page=9"); !strings.Contains(a.body, "past the last one") ||
+		!strings.Contains(a.body, `href="/dashboard/receivables?page=2&amp;status=pending" rel="prev"`) {
+		t.Errorf("a page past the last:\n%s", a.body)
+	}
+
 	empty := newEnv(t)
 	empty.identity.AddUser(tenant, "owner@example.com", "Owner", "owner", password)
 	if a := empty.signedIn(t, "owner@example.com").open(t, "/dashboard/payables"); !strings.Contains(a.body, "No payables yet") {
@@ -299,7 +304,7 @@ func TestReceivableDetailAndCancel(t *testing.T) {
 	a := b.open(t, path)
 	for _, want := range []string{"$1.00", ">Created</span>", ">Draft</span>", ">Pending</span>", "20 Nov 2026, 09:31 UTC",
 		"Payment link", ">Delivered</span>", `action="` + path + `/cancel"`, `action="` + path + `/resend-notification"`,
-		`action="` + path + `/expire"`, `name="_idempotency_key"`, txID(202)} {
+		`action="` + path + `/expire"`, `name="_idempotency_key"`, `href="/dashboard/receivables?contact=` + txID(202) + `"`} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("detail lacks %q", want)
 		}
