@@ -163,11 +163,12 @@ func parseTxFilter(c *fiber.Ctx, k txKind) (txFilter, transactions.ListOptions, 
 		}
 	}
 	opts.Page = page
-	if len(errs) > 0 && len(f.Contact) > 64 {
-		f.Contact = f.Contact[:64]
-	}
-	if len(errs) > 0 && !printable(f.Reference) {
-		f.Reference = ""
+	// A refused value is shown back for correction only when it is short,
+	// readable text.
+	for _, v := range []*string{&f.Contact, &f.Reference, &f.Since} {
+		if !printable(*v) || utf8.RuneCountInString(*v) > 191 {
+			*v = ""
+		}
 	}
 	return f, opts, page, errs
 }
