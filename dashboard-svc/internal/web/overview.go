@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
+
+	batches "github.com/paylane/paylane/batch-svc/client"
 )
 
 // Transactions is what the dashboard asks transactions-svc
@@ -47,6 +49,14 @@ func canOverview(abilities []string) bool {
 	return slices.Contains(abilities, abilityViewReceivables) || slices.Contains(abilities, abilityViewPayables)
 }
 
+// overviewData is what the overview shows: the counts by direction, and
+// the last batches for a role that reads batches (CanBatches).
+type overviewData struct {
+	Tables     []*direction
+	CanBatches bool
+	Batches    []batches.Batch
+}
+
 // overviewPage counts the tenant's receivables and payables by status,
 // with the user's internal token: the API's gates and tenant scope apply.
 func (a *App) overviewPage(c *fiber.Ctx) error {
@@ -77,6 +87,8 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	}
 	add("Receivables", "receivable", abilityViewReceivables, receivableStatuses)
 	add("Payables", "payable", abilityViewPayables, payableStatuses)
+	d := overviewData{Tables: tables, CanBatches: canViewBatches(u.Abilities)}
+	jobs = append(jobs, func() (err error) { d.Batches, err = a.recentBatchesOf(c, token); return err })
 	if err := runAll(jobs); err != nil {
 		return err
 	}
@@ -85,7 +97,7 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 			d.Total += r.Count
 		}
 	}
-	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: tables})
+	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: d})
 }
 
 // runAll runs the jobs at once and returns the first error.

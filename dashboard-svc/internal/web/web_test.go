@@ -36,6 +36,8 @@ type env struct {
 	clock    *time.Time
 	txns     *countingTransactions
 	hooks    *fakeWebhooks
+	contacts *fakeContacts
+	batches  *fakeBatches
 }
 
 // fakeWebhooks stands in for webhook-svc: endpoints kept per internal
@@ -97,6 +99,8 @@ func newEnv(t *testing.T, members ...member) *env {
 		Webhooks:     e.hooks,
 		Sessions:     e.store,
 		Now:          func() time.Time { return *e.clock },
+		Contacts:     newFakeContacts(e),
+		Batches:      newFakeBatches(e),
 	})
 	if err != nil {
 		t.Fatal(err)
