@@ -9,10 +9,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/paylane/paylane/batch-svc/client"
+	"github.com/paylane/paylane/batch-svc/client/clienttest"
 	"github.com/paylane/paylane/batch-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -23,14 +26,40 @@ const (
 	tenantB = "01HZX3K5Q8V9W2Y4Z6A7B8C9DB"
 )
 
-// TestClientAgainstTheService runs the client's reads against batch-svc's
-// handlers: a contacts batch with some rows refused, its header, the list
-// with its filters and the row errors page by page, with the API's gates.
-func TestClientAgainstTheService(t *testing.T) {
+// backend is batch-svc or its fake (client/clienttest): the client's
+// cases run against both, so the fake other services test with answers
+// as the service does. seed makes tenantA's contacts batch of 30 rows
+// whose rows 3, 13 and 23 were refused (phone) and returns its id.
+type backend struct {
+	url   string
+	token func(tenant string) string
+	seed  func(t *testing.T) string
+}
+
+// TestClientAgainstTheServiceAndItsFake runs the client's reads: the
+// header, the list with its filters and the row errors page by page.
+func TestClientAgainstTheServiceAndItsFake(t *testing.T) {
 	t.Parallel()
-	svc := testenv.Start(t, nil)
-	limits := authz.Limits{BatchesInFlight: 10}
-	tok := svc.Token(t, tenantA, limits, "api:create-contact", "api:view-any-contact")
+	t.Run("service", func(t *testing.T) {
+		t.Parallel()
+		svc := testenv.Start(t, nil)
+		limits := authz.Limits{BatchesInFlight: 10}
+		tok := func(tenant string) string {
+			return svc.Token(t, tenant, limits, "api:create-contact", "api:view-any-contact")
+		}
+		be := backend{svc.BaseURL(), tok, func(t *testing.T) string { return submitContacts(t, svc, tok(tenantA)) }}
+		id := clientCases(t, be)
+		gateCases(t, svc, id)
+	})
+	t.Run("fake", func(t *testing.T) {
+		t.Parallel()
+		fake := clienttest.New(t)
+		clientCases(t, backend{fake.URL, testkit.TenantToken, func(*testing.T) string { return seedFake(fake) }})
+	})
+}
+
+// submitContacts submits the seed batch to batch-svc and waits for its end.
+func submitContacts(t *testing.T, svc testenv.Service, tok string) string {
 	items := make([]string, 0, 30)
 	for i := range 30 {
 		if i%10 == 3 {
@@ -45,10 +74,30 @@ func TestClientAgainstTheService(t *testing.T) {
 		t.Fatalf("submit = %d %s", r.Status, r.Body)
 	}
 	r.JSON(t, &env)
-	id := env.Data.ID
-	svc.WaitFor(t, tok, id, testenv.Header.Final)
+	svc.WaitFor(t, tok, env.Data.ID, testenv.Header.Final)
+	return env.Data.ID
+}
 
-	c := client.New(svc.BaseURL(), nil)
+// seedFake stores the seed batch in the fake, as batch-svc ends it.
+func seedFake(fake *clienttest.Batches) string {
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	id := ids.New()
+	self := fake.URL + "/api/v1/batches/" + id
+	var rows []client.RowError
+	for _, i := range []int{3, 13, 23} {
+		rows = append(rows, client.RowError{RowIndex: i, Field: "phone", Message: "The phone field must be a valid phone number."})
+	}
+	fake.Add(tenantA, client.Batch{ID: id, Type: client.TypeContacts, Status: client.StatusPartialFailure, TotalItems: 30,
+		ProcessedItems: 30, SucceededItems: 27, FailedItems: 3, Options: client.Options{OnDuplicate: "update", SuppressWebhooks: true,
+			SuppressActivityLog: true}, StartedAt: &at, CompletedAt: &at, CreatedAt: at, UpdatedAt: at,
+		Links: client.Links{Self: self, Errors: self + "/errors"}}, rows...)
+	return id
+}
+
+func clientCases(t *testing.T, be backend) string {
+	id := be.seed(t)
+	tok := be.token(tenantA)
+	c := client.New(be.url, nil)
 	ctx := context.Background()
 
 	b, err := c.Batch(ctx, tok, id)
@@ -70,17 +119,15 @@ func TestClientAgainstTheService(t *testing.T) {
 	if err != nil || len(list.Data) != 0 || list.Data == nil || list.Meta.Total != 0 {
 		t.Errorf("Batches of queued = %+v, %v", list, err)
 	}
-	_, err = c.Batches(ctx, tok, client.Filters{Status: "done"})
-	var apiErr *client.Error
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnprocessableEntity || len(apiErr.Fields()["status"]) == 0 {
-		t.Errorf("Batches of an unknown status: err = %v", err)
-	}
-	receivablesOnly := svc.Token(t, tenantA, limits, "api:view-any-receivable")
-	if _, err := c.Batches(ctx, receivablesOnly, client.Filters{Type: client.TypeContacts}); client.StatusOf(err) != http.StatusForbidden {
-		t.Errorf("Batches of a type the token may not read: err = %v, want 403", err)
-	}
-	if list, err := c.Batches(ctx, receivablesOnly, client.Filters{}); err != nil || len(list.Data) != 0 {
-		t.Errorf("Batches for a receivables reader = %+v, %v; want none", list, err)
+	for _, f := range []struct {
+		field   string
+		filters client.Filters
+	}{{"status", client.Filters{Status: "done"}}, {"type", client.Filters{Type: "invoices"}}} {
+		_, err = c.Batches(ctx, tok, f.filters)
+		var apiErr *client.Error
+		if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnprocessableEntity || len(apiErr.Fields()[f.field]) == 0 {
+			t.Errorf("Batches of an unknown %s: err = %v", f.field, err)
+		}
 	}
 
 	first, err := c.Errors(ctx, tok, id, client.Page{PerPage: 2})
@@ -99,11 +146,10 @@ func TestClientAgainstTheService(t *testing.T) {
 		t.Errorf("Errors = %+v, %v", all, err)
 	}
 
-	otherTenant := svc.Token(t, tenantB, limits, "api:view-any-contact")
 	for _, tt := range []struct{ name, token, id string }{
 		{"unknown", tok, "01HZX3K5Q8V9W2Y4Z6A7B8C9DE"},
 		{"not a ULID", tok, "not-a-ulid"},
-		{"another tenant's", otherTenant, id},
+		{"another tenant's", be.token(tenantB), id},
 	} {
 		if _, err := c.Batch(ctx, tt.token, tt.id); !errors.Is(err, client.ErrNotFound) {
 			t.Errorf("Batch of %s: err = %v, want ErrNotFound", tt.name, err)
@@ -112,11 +158,44 @@ func TestClientAgainstTheService(t *testing.T) {
 			t.Errorf("Errors of %s: err = %v, want ErrNotFound", tt.name, err)
 		}
 	}
+	if _, err := c.Batch(ctx, "not-a-token", id); client.StatusOf(err) != http.StatusUnauthorized {
+		t.Errorf("bad token: err = %v, want 401", err)
+	}
+	return id
+}
+
+// gateCases checks the service's gates the client passes on: a batch is
+// read with the view-any ability of its type (the fake leaves gates to
+// FailWhen).
+func gateCases(t *testing.T, svc testenv.Service, id string) {
+	c := client.New(svc.BaseURL(), nil)
+	ctx := context.Background()
+	receivablesOnly := svc.Token(t, tenantA, authz.Limits{BatchesInFlight: 10}, "api:view-any-receivable")
+	if _, err := c.Batches(ctx, receivablesOnly, client.Filters{Type: client.TypeContacts}); client.StatusOf(err) != http.StatusForbidden {
+		t.Errorf("Batches of a type the token may not read: err = %v, want 403", err)
+	}
+	if list, err := c.Batches(ctx, receivablesOnly, client.Filters{}); err != nil || len(list.Data) != 0 {
+		t.Errorf("Batches for a receivables reader = %+v, %v; want none", list, err)
+	}
 	if _, err := c.Batch(ctx, receivablesOnly, id); client.StatusOf(err) != http.StatusForbidden {
 		t.Errorf("Batch of a type the token may not read: err = %v, want 403", err)
 	}
-	if _, err := c.Batch(ctx, "not-a-token", id); client.StatusOf(err) != http.StatusUnauthorized {
-		t.Errorf("bad token: err = %v, want 401", err)
+	if _, err := c.Errors(ctx, receivablesOnly, id, client.Page{}); client.StatusOf(err) != http.StatusForbidden {
+		t.Errorf("Errors of a type the token may not read: err = %v, want 403", err)
+	}
+}
+
+func TestFakeAnswersChosenFailures(t *testing.T) {
+	t.Parallel()
+	fake := clienttest.New(t)
+	id := seedFake(fake)
+	fake.FailTenant(tenantB, http.StatusForbidden)
+	c := client.New(fake.URL, nil)
+	if _, err := c.Batch(context.Background(), testkit.TenantToken(tenantB), id); client.StatusOf(err) != http.StatusForbidden {
+		t.Errorf("chosen 403: err = %v", err)
+	}
+	if calls := fake.Calls(); len(calls) != 1 || calls[0].Tenant != tenantB || calls[0].Path != "/api/v1/batches/"+id {
+		t.Errorf("calls = %+v", calls)
 	}
 }
 
