@@ -126,6 +126,9 @@ func (a *App) batchesPage(c *fiber.Ctx) error {
 	if err != nil {
 		return peerError(err)
 	}
+	if pageNo > 1 && len(list.Data) == 0 {
+		return &pageError{status: http.StatusNotFound}
+	}
 	d.Batches, d.Total = list.Data, list.Meta.Total
 	d.Pager = newPager(Base+"/batches", q, pageNo, list.Meta.LastPage)
 	return a.render(c, "batches", p)
@@ -164,6 +167,9 @@ func (a *App) batchPage(c *fiber.Ctx) error {
 	})
 	if err != nil {
 		return peerError(err)
+	}
+	if pageNo > 1 && len(rows.Data) == 0 {
+		return &pageError{status: http.StatusNotFound}
 	}
 	d.Errors, d.Total = rows.Data, rows.Meta.Total
 	d.Pager = newPager(Base+"/batches/"+id, url.Values{}, pageNo, rows.Meta.LastPage)

@@ -160,6 +160,7 @@ func TestBatchesList(t *testing.T) {
 		t.Errorf("empty filtered list:\n%s", a.body)
 	}
 
+	b.wantGet(t, "/dashboard/batches?page=3", http.StatusNotFound, "a page past the last")
 	before := e.batches.calls()
 	for _, q := range []string{"type=invoices", "status=done", "type=%00"} {
 		if a := b.get(t, "/dashboard/batches?"+q); a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "Choose a") {
@@ -239,6 +240,7 @@ func TestBatchDetail(t *testing.T) {
 		t.Errorf("malformed requests made %d calls to batch-svc", n-calls)
 	}
 	b.wantGet(t, "/dashboard/batches/"+batchID(99), http.StatusNotFound, "unknown batch")
+	b.wantGet(t, "/dashboard/batches/"+batchID(1)+"?page=3", http.StatusNotFound, "a page of row errors past the last")
 	e.batches.forbid = batches.TypeReceivables
 	e.signedIn(t, "sup@example.com").wantGet(t, "/dashboard/batches/"+batchID(2), http.StatusForbidden, "support opens a receivables batch")
 }

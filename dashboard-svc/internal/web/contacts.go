@@ -199,6 +199,10 @@ func (a *App) contactsPage(c *fiber.Ctx) error {
 		var list *contacts.ContactPage
 		list, err = a.contacts.List(c.UserContext(), token, contacts.ListQuery{Phone: f.Phone, ExternalID: f.ExternalID,
 			WithTrashed: f.Trashed, Page: pageNo, PerPage: contactsPerPage})
+		if err == nil && pageNo > 1 && len(list.Data) == 0 {
+			// Past the last page: no such page.
+			return &pageError{status: http.StatusNotFound}
+		}
 		if err == nil {
 			d.Total = list.Meta.Total
 			d.Pager = newPager(Base+"/contacts", f.values(), pageNo, list.Meta.LastPage)

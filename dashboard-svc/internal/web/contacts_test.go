@@ -178,6 +178,7 @@ func TestContactsList(t *testing.T) {
 		!strings.Contains(a.body, `value="bad"`) || !strings.Contains(a.body, `aria-describedby="f-phone-error"`) {
 		t.Errorf("refused phone filter: %d\n%s", a.status, a.body)
 	}
+	b.wantGet(t, "/dashboard/contacts?page=3", http.StatusNotFound, "a page past the last")
 	// Malformed query values never reach contacts-svc.
 	before := e.contacts.calls()
 	if a := b.get(t, "/dashboard/contacts?name=a%00b"); a.status != http.StatusUnprocessableEntity {
