@@ -120,7 +120,7 @@ func (a *App) batchesPage(c *fiber.Ctx) error {
 		PerPage: batchesPerPage})
 	if fields, invalid := validation(err); invalid {
 		c.Status(http.StatusUnprocessableEntity)
-		p.Errors = fields
+		p.Errors = onForm(fields, "type", "status")
 		return a.render(c, "batches", p)
 	}
 	if err != nil {

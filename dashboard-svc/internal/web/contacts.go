@@ -161,6 +161,20 @@ func peerError(err error) error {
 	return err
 }
 
+// onForm returns a peer's field messages for a form showing the fields
+// shown: a message about another field goes to the form's own.
+func onForm(fields map[string]string, shown ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range fields {
+		if slices.Contains(shown, k) || k == "form" {
+			out[k] = v
+		} else if out["form"] == "" {
+			out["form"] = v
+		}
+	}
+	return out
+}
+
 // contactsPage lists the tenant's contacts (GET /api/v1/contacts with the
 // phone, external id and deleted filters, page by page) or, when a name or
 // email is given, shows the best matches of contacts-svc's search.
@@ -213,7 +227,7 @@ func (a *App) contactsPage(c *fiber.Ctx) error {
 	}
 	if fields, invalid := validation(err); invalid {
 		c.Status(http.StatusUnprocessableEntity)
-		p.Errors, p.Data = fields, contactsData{Filters: f, Search: d.Search, Filtered: true}
+		p.Errors, p.Data = onForm(fields, "name", "email", "phone", "external_id"), contactsData{Filters: f, Search: d.Search, Filtered: true}
 		return a.render(c, "contacts", p)
 	}
 	if err != nil {

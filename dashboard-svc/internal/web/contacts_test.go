@@ -65,6 +65,10 @@ func (f *fakeContacts) List(_ context.Context, token string, q contacts.ListQuer
 	if err := f.record(token); err != nil {
 		return nil, err
 	}
+	if q.ExternalID == "refused" {
+		return nil, &contacts.Error{Status: http.StatusUnprocessableEntity, Code: "validation_failed", Message: "The given data was invalid.",
+			Details: json.RawMessage(`{"with_trashed":["The with trashed field must be 1 or 0."]}`)}
+	}
 	if q.Phone == "bad" {
 		return nil, &contacts.Error{Status: http.StatusUnprocessableEntity, Code: "validation_failed", Message: "The given data was invalid.",
 			Details: json.RawMessage(`{"phone":["The phone filter must be a valid phone number."]}`)}
@@ -179,6 +183,11 @@ func TestContactsList(t *testing.T) {
 		t.Errorf("refused phone filter: %d\n%s", a.status, a.body)
 	}
 	b.wantGet(t, "/dashboard/contacts?page=3", http.StatusNotFound, "a page past the last")
+	// A message about a field the form does not show is the form's.
+	a = b.get(t, "/dashboard/contacts?external_id=refused")
+	if a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, `<p class="error" role="alert">The with trashed field must be 1 or 0.</p>`) {
+		t.Errorf("refused query: %d\n%s", a.status, a.body)
+	}
 	// Malformed query values never reach contacts-svc.
 	before := e.contacts.calls()
 	if a := b.get(t, "/dashboard/contacts?name=a%00b"); a.status != http.StatusUnprocessableEntity {
