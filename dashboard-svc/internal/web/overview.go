@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	batches "github.com/paylane/paylane/batch-svc/client"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
 
@@ -66,10 +67,19 @@ func canOverview(abilities []string) bool {
 	return slices.Contains(abilities, abilityViewReceivables) || slices.Contains(abilities, abilityViewPayables)
 }
 
+// overviewData is what the overview shows: the counts and amounts by
+// direction, and the last batches for a role that reads batches
+// (CanBatches).
+type overviewData struct {
+	Tables     []*direction
+	CanBatches bool
+	Batches    []batches.Batch
+}
+
 // overviewPage counts the tenant's receivables and payables of the last 30
 // days by status and sums their amounts per currency, one call per
-// direction, with the user's internal token: the API's gates and tenant
-// scope apply.
+// direction, and lists the last batches, with the user's internal token:
+// the API's gates and tenant scope apply.
 func (a *App) overviewPage(c *fiber.Ctx) error {
 	u := currentUser(c)
 	if !canOverview(u.Abilities) {
@@ -99,10 +109,12 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	}
 	add("Receivables", "receivable", abilityViewReceivables, receivableStatuses)
 	add("Payables", "payable", abilityViewPayables, payableStatuses)
+	d := overviewData{Tables: tables, CanBatches: canViewBatches(u.Abilities)}
+	jobs = append(jobs, func() (err error) { d.Batches, err = a.recentBatchesOf(c, token); return err })
 	if err := runAll(jobs); err != nil {
 		return err
 	}
-	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: tables})
+	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: d})
 }
 
 // fill makes one row per status, in the statuses' order (a status the

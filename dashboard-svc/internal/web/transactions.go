@@ -28,7 +28,6 @@ const (
 	abilityDeletePayable    = "api:delete-payable"
 	abilityResend           = "api:resend-transaction"
 	abilityUpdateTxn        = "api:update-transaction"
-	abilityViewContact      = "api:view-contact"
 )
 
 // txPerPage is the page size of the lists.

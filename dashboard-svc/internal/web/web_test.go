@@ -37,6 +37,8 @@ type env struct {
 	clock    *time.Time
 	txns     *fakeTransactions
 	hooks    *fakeWebhooks
+	contacts *fakeContacts
+	batches  *fakeBatches
 }
 
 // fakeWebhooks stands in for webhook-svc: endpoints kept per internal
@@ -82,6 +84,8 @@ func newEnv(t *testing.T, members ...member) *env {
 		Webhooks:     e.hooks,
 		Sessions:     e.store,
 		Now:          func() time.Time { return *e.clock },
+		Contacts:     newFakeContacts(e),
+		Batches:      newFakeBatches(e),
 	})
 	if err != nil {
 		t.Fatal(err)
