@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	contacts "github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/libs/ids"
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
@@ -268,19 +266,13 @@ func peerPageError(err error) error {
 	return err
 }
 
-// contactReader reads one contact (contacts-svc/client's Contact).
-type contactReader interface {
-	Contact(ctx context.Context, token, id string) (*contacts.Contact, error)
-}
-
-// contactNames returns the names of the items' contacts, looked up at once,
-// when the user's role reads contacts (api:view-contact, as the API's
-// GET /contacts/{id}). A contact that cannot be read is left out: the page
-// shows its id.
+// contactNames returns the names of the items' contacts, read at once
+// through the API's GET /contacts/{id} (soft-deleted ones too), when the
+// user's role reads contacts (api:view-contact). A contact that cannot be
+// read is left out: the page shows its id.
 func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item) map[string]string {
 	names := map[string]string{}
-	reader, ok := a.contacts.(contactReader)
-	if !ok || !slices.Contains(currentUser(c).Abilities, abilityViewContact) {
+	if a.contacts == nil || !slices.Contains(currentUser(c).Abilities, abilityViewContact) {
 		return names
 	}
 	var list []string
@@ -293,7 +285,7 @@ func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item
 	jobs := make([]func() error, len(list))
 	for i, id := range list {
 		jobs[i] = func() error {
-			if ct, err := reader.Contact(c.UserContext(), token, id); err == nil {
+			if ct, err := a.contacts.Show(c.UserContext(), token, id, true); err == nil {
 				found[i] = strings.TrimSpace(deref(ct.FirstName) + " " + deref(ct.LastName))
 			}
 			return nil

@@ -171,8 +171,9 @@ func txID(n int) string { return fmt.Sprintf("01JTXN%020d", n) }
 
 func ref(s string) *string { return &s }
 
-// seedTransactions adds receivables 1 (paid, INV-1, $42.00), 2 (pending)
-// and 3 (pending, €7.50) and payable 9.
+// seedTransactions adds receivables 1 (paid, INV-1, $42.00, Ada), 2
+// (pending, Grace) and 3 (pending, €7.50, Grace), payable 9 (Ada), and
+// their contacts.
 func seedTransactions(e *env) time.Time {
 	created := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	e.txns.add("receivable", transactions.Item{ID: txID(1), TransactionID: txID(101), ContactID: txID(201), ExternalID: ref("INV-1"),
@@ -183,6 +184,8 @@ func seedTransactions(e *env) time.Time {
 		Amount: 750, Currency: "EUR", Status: "pending", CreatedAt: created, UpdatedAt: created})
 	e.txns.add("payable", transactions.Item{ID: txID(9), TransactionID: txID(109), ContactID: txID(201), ExternalID: ref("PAY-9"),
 		Amount: 120000, Currency: "USD", Status: "pending", CreatedAt: created, UpdatedAt: created})
+	e.contacts.add(txID(201), "Ada", "Lovelace", "+14155550101", "", false)
+	e.contacts.add(txID(202), "Grace", "Hopper", "+14155550102", "", true) // soft-deleted: still named
 	sent := created.Add(time.Minute)
 	e.txns.activity[txID(2)] = transactions.Activity{
 		Transitions: []transactions.Transition{{To: "draft", At: created}, {From: "draft", To: "pending", At: sent}},
@@ -200,7 +203,7 @@ func TestReceivablesList(t *testing.T) {
 
 	a := b.open(t, "/dashboard/receivables")
 	for _, want := range []string{`<a href="/dashboard/receivables/` + txID(1) + `">INV-1</a>`, "$42.00", "€7.50", ">Paid</span>",
-		"Due 1 Dec 2026", "20 Nov 2026, 09:30 UTC", `<label for="f-status">`, "3 in all"} {
+		"Due 1 Dec 2026", "20 Nov 2026, 09:30 UTC", `<label for="f-status">`, "3 in all", "Ada Lovelace", "Grace Hopper"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("list lacks %q", want)
 		}
@@ -247,8 +250,9 @@ func TestReceivablesList(t *testing.T) {
 	// Finance lists receivables but may not open one (no view-receivable
 	// in the fake role); support lists none.
 	f := e.signedIn(t, "fin@example.com")
-	if a := f.open(t, "/dashboard/receivables"); strings.Contains(a.body, `href="/dashboard/receivables/`+txID(1)) {
-		t.Error("finance gets links to pages it may not open")
+	if a := f.open(t, "/dashboard/receivables"); strings.Contains(a.body, `href="/dashboard/receivables/`+txID(1)) ||
+		strings.Contains(a.body, "Ada Lovelace") || !strings.Contains(a.body, txID(201)) {
+		t.Error("finance gets links to pages it may not open, or contacts' names its fake role may not read")
 	}
 	f.wantGet(t, "/dashboard/receivables/"+txID(1), http.StatusForbidden, "finance GET a receivable")
 	f.wantGet(t, "/dashboard/payables", http.StatusForbidden, "finance GET payables")
@@ -304,7 +308,7 @@ func TestReceivableDetailAndCancel(t *testing.T) {
 	a := b.open(t, path)
 	for _, want := range []string{"$1.00", ">Created</span>", ">Draft</span>", ">Pending</span>", "20 Nov 2026, 09:31 UTC",
 		"Payment link", ">Delivered</span>", `action="` + path + `/cancel"`, `action="` + path + `/resend-notification"`,
-		`action="` + path + `/expire"`, `name="_idempotency_key"`, `href="/dashboard/receivables?contact=` + txID(202) + `"`} {
+		`action="` + path + `/expire"`, `name="_idempotency_key"`, `href="/dashboard/receivables?contact=` + txID(202) + `"`, "Grace Hopper"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("detail lacks %q", want)
 		}
