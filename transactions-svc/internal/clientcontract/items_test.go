@@ -20,6 +20,7 @@ func TestListItemAndAct(t *testing.T) {
 			t.Fatal(err)
 		}
 		created = append(created, *d.ReceivableID)
+		env.Clock.Advance(time.Second) // the second is the newer
 	}
 	if _, err := c.Confirm(ctx, token, mustItem(t, c, token, created[1]).TransactionID, nil, ""); err != nil {
 		t.Fatal(err)
