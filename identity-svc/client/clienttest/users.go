@@ -70,6 +70,9 @@ func NewUsers(t testing.TB) *Users {
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/tokens", f.createToken)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/internal-token", f.userToken)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/invitations", f.invite)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/disable", f.disableAs)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/roles", f.createRole)
+	mux.HandleFunc("PUT /internal/v1/tenants/{tenant}/roles/{role}", f.updateRole)
 	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/tokens", f.listTokens)
 	mux.HandleFunc("DELETE /internal/v1/tenants/{tenant}/tokens/{id}", f.revokeToken)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

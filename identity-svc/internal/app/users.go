@@ -32,6 +32,8 @@ type UserStore interface {
 	ListUsers(ctx context.Context, tenantID string, limit, offset int) ([]user.User, int, error)
 	ListRoles(ctx context.Context, tenantID string) ([]user.Role, error)
 	DisableUser(ctx context.Context, tenantID, id string, now time.Time) (user.User, error)
+	CreateRole(ctx context.Context, tenantID string, r user.Role, now time.Time) (user.Role, error)
+	UpdateRole(ctx context.Context, tenantID string, r user.Role, now time.Time) (user.Role, error)
 	UsersByEmail(ctx context.Context, email string) ([]user.User, error)
 	SetPassword(ctx context.Context, tenantID, id, hash string, now time.Time) error
 	RecordSignIn(ctx context.Context, tenantID, id string, now time.Time) error
@@ -218,7 +220,8 @@ func (a *App) ListRoles(ctx context.Context, tenantID string) ([]user.Role, erro
 	return a.users.ListRoles(ctx, tenantID)
 }
 
-// DisableUser disables a user: it can no longer sign in nor act.
+// DisableUser disables a user: it can no longer sign in nor act. The
+// tenant's last live owner stays (user.ErrLastOwner).
 func (a *App) DisableUser(ctx context.Context, tenantID, id string) (user.User, error) {
 	if !ids.Valid(tenantID) || !ids.Valid(id) {
 		return user.User{}, user.ErrNotFound
