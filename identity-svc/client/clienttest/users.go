@@ -96,7 +96,7 @@ func (f *Users) AddUser(tenant, email, name, role, password string) (client.User
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
+	id := fmt.Sprintf("01JMEMBER%017d", f.seq)
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	u := &fakeUser{User: client.User{ID: id, TenantID: tenant, Email: email, Name: name, Role: role,
 		Abilities: slices.Clone(f.roleNames[role]), PasswordSet: password != "", CreatedAt: now, UpdatedAt: now}, password: password}
@@ -328,7 +328,7 @@ func (f *Users) invite(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
+	id := fmt.Sprintf("01JMEMBER%017d", f.seq)
 	now := time.Now().UTC()
 	u := &fakeUser{User: client.User{ID: id, TenantID: actor.TenantID, Email: strings.ToLower(in.Email), Name: in.Name, Role: in.Role,
 		Abilities: slices.Clone(f.roleNames[in.Role]), CreatedAt: now, UpdatedAt: now}}
