@@ -77,6 +77,7 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	}
 	add("Receivables", "receivable", abilityViewReceivables, receivableStatuses)
 	add("Payables", "payable", abilityViewPayables, payableStatuses)
+	failures := a.failuresJob(c, token, &jobs)
 	if err := runAll(jobs); err != nil {
 		return err
 	}
@@ -85,7 +86,13 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 			d.Total += r.Count
 		}
 	}
-	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: tables})
+	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: overviewData{Tables: tables, Failures: failures}})
+}
+
+// overviewData is what the overview shows.
+type overviewData struct {
+	Tables   []*direction
+	Failures *recentFailures
 }
 
 // runAll runs the jobs at once and returns the first error.

@@ -44,6 +44,7 @@ type env struct {
 type fakeWebhooks struct {
 	mu      sync.Mutex
 	byToken map[string][]webhooks.Endpoint
+	detail  webhookDetail // the endpoint page's state (webhooks_test.go)
 }
 
 func (f *fakeWebhooks) Endpoints(_ context.Context, token string) ([]webhooks.Endpoint, error) {

@@ -18,11 +18,18 @@ import (
 type Webhooks interface {
 	Endpoints(ctx context.Context, token string) ([]webhooks.Endpoint, error)
 	CreateEndpoint(ctx context.Context, token string, in webhooks.EndpointInput) (*webhooks.Endpoint, error)
+	Endpoint(ctx context.Context, token, id string) (*webhooks.Endpoint, error)
+	UpdateEndpoint(ctx context.Context, token, idempotencyKey, id string, in webhooks.EndpointPatch) (*webhooks.Endpoint, error)
+	RotateSecret(ctx context.Context, token, idempotencyKey, id string) (*webhooks.Endpoint, error)
+	Deliveries(ctx context.Context, token, id string, opts webhooks.DeliveryOptions) (*webhooks.DeliveryPage, error)
+	RecentFailures(ctx context.Context, token string, limit int) ([]webhooks.Failure, error)
 }
 
 const (
 	abilityViewWebhooks   = "api:view-any-webhook"
+	abilityViewWebhook    = "api:view-webhook"
 	abilityCreateWebhooks = "api:create-webhook"
+	abilityUpdateWebhook  = "api:update-webhook"
 )
 
 type webhooksData struct {
@@ -99,8 +106,12 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
 }
 
-// webhookRoutes are the webhook endpoint pages.
+// webhookRoutes are the webhook endpoint pages: the list, and one
+// endpoint's detail with its delivery history (webhook.go).
 func (a *App) webhookRoutes(in fiber.Router) {
 	in.Get("/webhooks", a.requireAbility(abilityViewWebhooks), a.webhooksPage)
 	in.Post("/webhooks", a.requireAbility(abilityCreateWebhooks), a.createWebhook)
+	in.Get("/webhooks/:id", a.requireAbility(abilityViewWebhook), a.webhookPage)
+	in.Post("/webhooks/:id/rotate-secret", a.requireAbility(abilityUpdateWebhook), a.rotateWebhookSecret)
+	in.Post("/webhooks/:id/enable", a.requireAbility(abilityUpdateWebhook), a.enableWebhook)
 }
