@@ -65,11 +65,15 @@ func (c *Client) Endpoints(ctx context.Context, token string) ([]Endpoint, error
 	return out, err
 }
 
-// CreateEndpoint creates an endpoint; the answer carries its signing
-// secret, this once. A refused input is a 422 *Error (Fields names them).
-func (c *Client) CreateEndpoint(ctx context.Context, token string, in EndpointInput) (*Endpoint, error) {
+// CreateEndpoint creates an endpoint under idempotencyKey (none when
+// empty); the answer carries its signing secret, this once: a repeated key
+// answers the first creation without it. A refused input is a 422 *Error
+// (Fields names them).
+func (c *Client) CreateEndpoint(ctx context.Context, token, idempotencyKey string, in EndpointInput) (*Endpoint, error) {
 	var out Endpoint
-	if err := c.core.Data(ctx, svcclient.Request{Method: http.MethodPost, Path: "/api/v1/webhook-endpoints", Auth: token, Body: in}, &out); err != nil {
+	err := c.core.Data(ctx, svcclient.Request{Method: http.MethodPost, Path: "/api/v1/webhook-endpoints", Auth: token,
+		IdempotencyKey: idempotencyKey, Body: in}, &out)
+	if err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -17,7 +17,7 @@ import (
 // with the signed-in user's internal token.
 type Webhooks interface {
 	Endpoints(ctx context.Context, token string) ([]webhooks.Endpoint, error)
-	CreateEndpoint(ctx context.Context, token string, in webhooks.EndpointInput) (*webhooks.Endpoint, error)
+	CreateEndpoint(ctx context.Context, token, idempotencyKey string, in webhooks.EndpointInput) (*webhooks.Endpoint, error)
 	Endpoint(ctx context.Context, token, id string) (*webhooks.Endpoint, error)
 	UpdateEndpoint(ctx context.Context, token, idempotencyKey, id string, in webhooks.EndpointPatch) (*webhooks.Endpoint, error)
 	RotateSecret(ctx context.Context, token, idempotencyKey, id string) (*webhooks.Endpoint, error)
@@ -39,6 +39,18 @@ type webhooksData struct {
 	CanCreate bool
 	// Created is the endpoint just created, with its signing secret: shown once.
 	Created *webhooks.Endpoint
+	// Replayed: this form had already created its endpoint.
+	Replayed bool
+}
+
+// reloadEndpoints reads the list again (after a write that changed it).
+func (a *App) reloadEndpoints(c *fiber.Ctx, token string, d webhooksData) (webhooksData, error) {
+	list, err := a.webhooks.Endpoints(c.UserContext(), token)
+	if err != nil {
+		return webhooksData{}, err
+	}
+	d.Endpoints, d.Selected = list, map[string]bool{}
+	return d, nil
 }
 
 func (a *App) webhooksData(c *fiber.Ctx) (webhooksData, string, error) {
@@ -78,7 +90,7 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	if in.SubscribedEvents == nil {
 		in.SubscribedEvents = []string{}
 	}
-	created, err := a.webhooks.CreateEndpoint(c.UserContext(), token, in)
+	created, err := a.webhooks.CreateEndpoint(c.UserContext(), token, formIdempotencyKey(c), in)
 	var e *webhooks.Error
 	switch {
 	case errors.As(err, &e) && e.Status == http.StatusForbidden:
@@ -98,6 +110,16 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 			Form: map[string]string{"name": in.Name, "url": in.URL}})
 	case err != nil:
 		return err
+	}
+	if created.SigningSecret == "" {
+		// The form was sent before: the service answered its first
+		// creation, whose secret only that answer showed.
+		d.Replayed = true
+		d, err := a.reloadEndpoints(c, token, d)
+		if err != nil {
+			return err
+		}
+		return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
 	}
 	d.Created = created
 	d.Endpoints = append([]webhooks.Endpoint{*created}, d.Endpoints...)

@@ -321,3 +321,20 @@ func TestOverviewRecentFailedDeliveries(t *testing.T) {
 		t.Errorf("overview with webhook-svc down:\n%s", a.body)
 	}
 }
+
+func TestCreateWebhookSendsTheFormsKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dev, _ := e.identity.AddUser(tenant, "dev@example.com", "Dev", "developer", password)
+	b := e.signedIn(t, "dev@example.com")
+	page := b.open(t, "/dashboard/webhooks")
+	if !strings.Contains(page.body, `name="_idempotency_key" value="`) {
+		t.Fatal("the create form carries no Idempotency-Key")
+	}
+	a := b.do(t, http.MethodPost, "/dashboard/webhooks", url.Values{"_csrf": {csrf(t, page)}, "_idempotency_key": {"create-key"},
+		"name": {"orders"}, "url": {"https://example.com/h"}, "events": {"receivable.paid"}})
+	expectStatus(t, a, http.StatusCreated)
+	if w := e.hooks.lastWrite(); w.what != "create" || w.key != "create-key" || w.token != clienttest.UserTokenOf(tenant, dev.ID) {
+		t.Errorf("create call %+v", w)
+	}
+}

@@ -26,7 +26,7 @@ func TestEndpointDetailCalls(t *testing.T) {
 	ctx := context.Background()
 	tenant := ids.New()
 	token := svc.Token(t, tenant, "api:view-any-webhook", "api:view-webhook", "api:create-webhook", "api:update-webhook")
-	created, err := c.CreateEndpoint(ctx, token, client.EndpointInput{Name: "orders", URL: rc.URL(), SubscribedEvents: []string{"contact.*"}})
+	created, err := c.CreateEndpoint(ctx, token, "", client.EndpointInput{Name: "orders", URL: rc.URL(), SubscribedEvents: []string{"contact.*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
