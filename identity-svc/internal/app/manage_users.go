@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/paylane/paylane/identity-svc/internal/user"
+	"github.com/paylane/paylane/libs/ids"
 )
 
 // manager reads the signed-in user acting on users and roles: live and
@@ -30,7 +31,10 @@ func (a *App) DisableUserAs(ctx context.Context, tenantID, actorID, id string) (
 	if id == actorID {
 		return user.User{}, user.ErrSelf
 	}
-	return a.DisableUser(ctx, tenantID, id)
+	if !ids.Valid(id) {
+		return user.User{}, user.ErrNotFound
+	}
+	return a.users.DisableUser(ctx, tenantID, id, a.now(), true)
 }
 
 // CreateRoleAs creates a custom role on behalf of a signed-in user whose

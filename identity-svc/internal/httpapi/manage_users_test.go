@@ -45,16 +45,24 @@ func TestDisableUserAsAnOwner(t *testing.T) {
 	r = e.service(t, http.MethodPost, path+dev.ID+"/internal-token", "")
 	expect(t, r, http.StatusNotFound, "resource_not_found")
 
-	// The last live owner stays, on the operator plane too; with a second
-	// owner, one of them may go.
-	r = e.call(t, http.MethodPost, "/admin/v1/tenants/"+acme+"/users/"+owner.ID+"/disable", "")
+	// A user who manages users cannot disable the last live owner; with a
+	// second owner, one of them may go. An operator may disable the last.
+	r = e.service(t, http.MethodPost, roles(acme), `{"actor_id":"`+owner.ID+`","name":"admin","abilities":["dashboard:manage-users"]}`)
+	expect(t, r, http.StatusCreated, "")
+	admin := e.activate(t, acme, "admin@example.com", "admin")
+	r = e.service(t, http.MethodPost, path+owner.ID+"/disable", body(admin.ID))
 	expect(t, r, http.StatusUnprocessableEntity, "validation_failed")
+	if r.errorDetails(t)["user"] == nil {
+		t.Errorf("the last owner's refusal names %v", r.errorDetails(t))
+	}
 	second := e.activate(t, acme, "second@example.com", "owner")
-	r = e.service(t, http.MethodPost, path+owner.ID+"/disable", body(second.ID))
+	r = e.service(t, http.MethodPost, path+owner.ID+"/disable", body(admin.ID))
 	expect(t, r, http.StatusOK, "")
 	r = e.call(t, http.MethodPost, "/admin/v1/tenants/"+acme+"/users/"+second.ID+"/disable", "")
-	expect(t, r, http.StatusUnprocessableEntity, "validation_failed")
+	expect(t, r, http.StatusOK, "")
 }
+
+func roles(tenant string) string { return "/internal/v1/tenants/" + tenant + "/roles" }
 
 func TestCustomRoles(t *testing.T) {
 	t.Parallel()
