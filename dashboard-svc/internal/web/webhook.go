@@ -106,6 +106,8 @@ type webhookData struct {
 	PrevURL    string
 	NextURL    string
 	CanUpdate  bool
+	// Refused: the filter was refused, so the history was not read.
+	Refused bool
 	// Rotated is the endpoint with its new secret, just rotated: shown once.
 	Rotated *webhooks.Endpoint
 	// Replayed: the rotation was already made by this form; its secret
@@ -162,6 +164,7 @@ func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history boo
 		Endpoint: endpointView{Endpoint: *e, LastSucceeded: apiTime(e.LastSucceededAt), LastFailed: apiTime(e.LastFailedAt),
 			Disabled: apiTime(e.DisabledAt), Created: apiTime(&e.CreatedAt)}}
 	if !history {
+		d.Refused = true
 		return d, nil
 	}
 	page, err := a.webhooks.Deliveries(c.UserContext(), token, id, webhooks.DeliveryOptions{Page: f.Page, PerPage: deliveriesPerPage,
