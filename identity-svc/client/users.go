@@ -32,10 +32,13 @@ type NewUser struct {
 	SetPasswordURL string `json:"set_password_url"`
 }
 
-// Role is a named set of abilities of a tenant.
+// Role is a named set of abilities of a tenant. Default marks the four
+// roles every tenant has (owner, developer, finance, support), which are
+// fixed.
 type Role struct {
 	Name      string   `json:"name"`
 	Abilities []string `json:"abilities"`
+	Default   bool     `json:"default"`
 }
 
 // UserInput is the operator's request to create a dashboard user.

@@ -12,16 +12,6 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 )
 
-// isDefaultRole reports whether name is one of the four roles every tenant
-// has (contract section 14): identity-svc keeps them fixed.
-func isDefaultRole(name string) bool {
-	switch name {
-	case "owner", "developer", "finance", "support":
-		return true
-	}
-	return false
-}
-
 // roleNamePattern is the form of a role name (identity-svc's rule); a path
 // segment of another form is no role.
 var roleNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
@@ -92,7 +82,7 @@ func (a *App) rolePage(c *fiber.Ctx) error {
 	if i < 0 {
 		return &pageError{status: http.StatusNotFound}
 	}
-	d := roleData{Name: name, Default: isDefaultRole(name), Abilities: roles[i].Abilities,
+	d := roleData{Name: name, Default: roles[i].Default, Abilities: roles[i].Abilities,
 		Groups: assignable(currentUser(c)), Selected: map[string]bool{}}
 	for _, ab := range roles[i].Abilities {
 		d.Selected[ab] = true
@@ -122,14 +112,9 @@ func roleForm(c *fiber.Ctx) ([]string, map[string]bool, error) {
 // re-renders the form with the messages, 403 and 404 are themselves.
 func (a *App) roleAnswer(c *fiber.Ctx, err error, d roleData, notice string) error {
 	if fields, invalid := validation(err); invalid {
-		if d.Default {
-			// A default role shows what it holds, not what the form sent.
-			roles, rerr := a.identity.Roles(c.UserContext(), current(c).TenantID)
-			if rerr != nil {
-				return rerr
-			}
-			if i := slices.IndexFunc(roles, func(r identity.Role) bool { return r.Name == d.Name }); i >= 0 {
-				d.Abilities = roles[i].Abilities
+		if !d.New {
+			if err := a.markDefault(c, &d); err != nil {
+				return err
 			}
 		}
 		c.Status(http.StatusUnprocessableEntity)
@@ -145,6 +130,19 @@ func (a *App) roleAnswer(c *fiber.Ctx, err error, d roleData, notice string) err
 		return err
 	}
 	return c.Redirect(Base+"/roles/"+d.Name+"?notice="+notice, http.StatusSeeOther)
+}
+
+// markDefault shows a refused edit of a default role as that role is: its
+// own abilities, read-only, not what the form sent.
+func (a *App) markDefault(c *fiber.Ctx, d *roleData) error {
+	roles, err := a.identity.Roles(c.UserContext(), current(c).TenantID)
+	if err != nil {
+		return err
+	}
+	if i := slices.IndexFunc(roles, func(r identity.Role) bool { return r.Name == d.Name }); i >= 0 && roles[i].Default {
+		d.Default, d.Abilities = true, roles[i].Abilities
+	}
+	return nil
 }
 
 // createRole creates a custom role with the abilities ticked, all within
@@ -171,7 +169,7 @@ func (a *App) updateRole(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d := roleData{Name: name, Default: isDefaultRole(name), Abilities: abilities, Groups: assignable(currentUser(c)), Selected: selected}
+	d := roleData{Name: name, Abilities: abilities, Groups: assignable(currentUser(c)), Selected: selected}
 	_, err = a.identity.UpdateRole(c.UserContext(), current(c).TenantID, currentUser(c).ID, identity.Role{Name: name, Abilities: abilities})
 	return a.roleAnswer(c, err, d, "saved")
 }

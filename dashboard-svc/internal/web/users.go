@@ -47,7 +47,7 @@ func (a *App) usersData(c *fiber.Ctx) (usersData, error) {
 	}
 	d := usersData{Users: users.Data, Roles: roles, Me: currentUser(c).ID}
 	for _, r := range roles {
-		if isDefaultRole(r.Name) {
+		if r.Default {
 			d.Defaults = append(d.Defaults, r)
 		} else {
 			d.Custom = append(d.Custom, r)

@@ -211,7 +211,7 @@ func (f *Users) getUser(w http.ResponseWriter, r *http.Request) {
 func (f *Users) listRoles(w http.ResponseWriter, r *http.Request) {
 	var out []client.Role
 	for name, abilities := range f.roleNames {
-		out = append(out, client.Role{Name: name, Abilities: abilities})
+		out = append(out, client.Role{Name: name, Abilities: abilities, Default: isDefaultRole(name)})
 	}
 	slices.SortFunc(out, func(a, b client.Role) int { return strings.Compare(a.Name, b.Name) })
 	usersData(w, http.StatusOK, out)

@@ -130,4 +130,9 @@ func TestCustomRoles(t *testing.T) {
 	if len(list) != 5 {
 		t.Errorf("roles %+v, want the four defaults and auditor", list)
 	}
+	for _, r := range list {
+		if r.Default != (r.Name != "auditor") {
+			t.Errorf("role %s: default %v", r.Name, r.Default)
+		}
+	}
 }
