@@ -43,16 +43,6 @@ type webhooksData struct {
 	Replayed bool
 }
 
-// reloadEndpoints reads the list again (after a write that changed it).
-func (a *App) reloadEndpoints(c *fiber.Ctx, token string, d webhooksData) (webhooksData, error) {
-	list, err := a.webhooks.Endpoints(c.UserContext(), token)
-	if err != nil {
-		return webhooksData{}, err
-	}
-	d.Endpoints, d.Selected = list, map[string]bool{}
-	return d, nil
-}
-
 func (a *App) webhooksData(c *fiber.Ctx) (webhooksData, string, error) {
 	u := currentUser(c)
 	token, err := a.userToken(c)
@@ -113,12 +103,9 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	}
 	if created.SigningSecret == "" {
 		// The form was sent before: the service answered its first
-		// creation, whose secret only that answer showed.
-		d.Replayed = true
-		d, err := a.reloadEndpoints(c, token, d)
-		if err != nil {
-			return err
-		}
+		// creation (already in the list read above), whose secret only
+		// that answer showed.
+		d.Replayed, d.Selected = true, map[string]bool{}
 		return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
 	}
 	d.Created = created
