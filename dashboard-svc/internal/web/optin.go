@@ -68,11 +68,11 @@ const (
 // optinRoutes are the opt-in codes, consents and suppression list pages.
 func (a *App) optinRoutes(in fiber.Router) {
 	view := a.requireAbility(abilityViewOptInCodes)
-	in.Get("/opt-in-codes", view, a.codesPage)
-	in.Post("/opt-in-codes", a.requireAbility(abilityCreateOptInCodes), a.createCode)
-	in.Get("/opt-in-codes/:id", view, a.codePage)
-	in.Get("/opt-in-codes/:id/qr.png", view, a.codeQR)
-	in.Get("/opt-ins", view, a.consentsPage)
+	in.Get("/opt-in-codes", view, a.optInOff(a.codesPage))
+	in.Post("/opt-in-codes", a.requireAbility(abilityCreateOptInCodes), a.optInOff(a.createCode))
+	in.Get("/opt-in-codes/:id", view, a.optInOff(a.codePage))
+	in.Get("/opt-in-codes/:id/qr.png", view, a.optInOff(a.codeQR))
+	in.Get("/opt-ins", view, a.optInOff(a.consentsPage))
 	in.Get("/suppression", a.requireAbility(abilityViewSuppression), a.suppressionPage)
 	in.Post("/suppression", a.requireAbility(abilityCreateSuppression), a.addSuppression)
 	in.Post("/suppression/:id/remove", a.requireAbility(abilityDeleteSuppression), a.removeSuppression)
@@ -91,9 +91,32 @@ func optinNotice(code string) string {
 	return ""
 }
 
-// optinError turns a peer's 403 and 404 into their pages; other errors
+// errOptInOff: the tenant's SMS opt-in is switched off, so optin-svc
+// answers its code and consent routes as if they did not exist.
+var errOptInOff = errors.New("opt-in is off for the tenant")
+
+// optInOff renders the page that says opt-in is off when h meets
+// errOptInOff.
+func (a *App) optInOff(h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		err := h(c)
+		if !errors.Is(err, errOptInOff) {
+			return err
+		}
+		c.Status(http.StatusNotFound)
+		return a.render(c, "error", page{Title: "Opt-in is off", Nav: "optin", Status: http.StatusNotFound,
+			Message: "SMS opt-in is not switched on for your organisation, so it has no opt-in codes or consents. Ask Paylane support to switch it on."})
+	}
+}
+
+// optinError turns a peer's 403 and 404 into their pages (a 404
+// route_not_found of the opt-in routes into errOptInOff); other errors
 // pass through.
 func optinError(err error) error {
+	var e *optin.Error
+	if errors.As(err, &e) && e.Status == http.StatusNotFound && e.Code == "route_not_found" {
+		return errOptInOff
+	}
 	switch optin.StatusOf(err) {
 	case http.StatusForbidden:
 		return &pageError{status: http.StatusForbidden}

@@ -44,7 +44,12 @@ type fakeOptIn struct {
 	keys    []string
 	byKey   map[string]string
 	queries []optin.ConsentQuery
+	// off answers the code and consent calls as optin-svc does for a
+	// tenant whose opt-in is switched off.
+	off bool
 }
+
+var errRouteNotFound = &optin.Error{Status: 404, Code: "route_not_found", Message: "No such route."}
 
 func newFakeOptIn() *fakeOptIn {
 	at := time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)
@@ -77,6 +82,9 @@ func (f *fakeOptIn) saw(token, key string) {
 func (f *fakeOptIn) Codes(_ context.Context, token string, q optin.CodeQuery) (*optin.CodePage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.off {
+		return nil, errRouteNotFound
+	}
 	f.saw(token, "")
 	out := &optin.CodePage{Data: []optin.Code{}}
 	for _, c := range f.codes {
@@ -91,6 +99,9 @@ func (f *fakeOptIn) Codes(_ context.Context, token string, q optin.CodeQuery) (*
 func (f *fakeOptIn) Code(_ context.Context, token, id string) (*optin.Code, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.off {
+		return nil, errRouteNotFound
+	}
 	f.saw(token, "")
 	for _, c := range f.codes {
 		if c.ID == id {
@@ -103,6 +114,9 @@ func (f *fakeOptIn) Code(_ context.Context, token, id string) (*optin.Code, erro
 func (f *fakeOptIn) CreateCode(_ context.Context, token, key string, in optin.CodeInput) (*optin.Code, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.off {
+		return nil, errRouteNotFound
+	}
 	f.saw(token, key)
 	if in.Name == "" {
 		return nil, &optin.Error{Status: 422, Code: "validation_failed", Details: []byte(`{"name":["The name field is required."]}`)}
@@ -124,6 +138,9 @@ func (f *fakeOptIn) CreateCode(_ context.Context, token, key string, in optin.Co
 func (f *fakeOptIn) ConsentCounts(_ context.Context, token string) (map[string]optin.ConsentCounts, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.off {
+		return nil, errRouteNotFound
+	}
 	f.saw(token, "")
 	return f.counts, nil
 }
@@ -131,6 +148,9 @@ func (f *fakeOptIn) ConsentCounts(_ context.Context, token string) (map[string]o
 func (f *fakeOptIn) Consents(_ context.Context, token string, q optin.ConsentQuery) (*optin.ConsentPage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.off {
+		return nil, errRouteNotFound
+	}
 	f.saw(token, "")
 	f.queries = append(f.queries, q)
 	out := &optin.ConsentPage{Data: []optin.Consent{}}
@@ -493,4 +513,24 @@ func TestSuppression(t *testing.T) {
 			t.Errorf("developer POST %s = %d, want 403", path, a.status)
 		}
 	}
+}
+
+func TestOptInOff(t *testing.T) {
+	t.Parallel()
+	o := newOptInEnv(t, member{"owner@example.com", "Owner", "owner"})
+	o.optin.off = true
+	b := o.signedIn(t, "owner@example.com")
+	for _, path := range []string{"/dashboard/opt-in-codes", "/dashboard/opt-in-codes/" + codeA, "/dashboard/opt-ins"} {
+		a := b.get(t, path)
+		if a.status != http.StatusNotFound || !strings.Contains(a.body, "Opt-in is off") {
+			t.Errorf("GET %s with opt-in off: %d\n%s", path, a.status, a.body)
+		}
+	}
+	acct := b.open(t, "/dashboard/account")
+	a := b.do(t, http.MethodPost, "/dashboard/opt-in-codes", url.Values{"_csrf": {csrf(t, acct)}, "name": {"X"}})
+	if a.status != http.StatusNotFound || !strings.Contains(a.body, "Opt-in is off") {
+		t.Errorf("create with opt-in off: %d", a.status)
+	}
+	// The suppression list does not depend on opt-in.
+	b.open(t, "/dashboard/suppression")
 }
