@@ -102,7 +102,7 @@ func TestDashboardOptInInChromium(t *testing.T) {
 	b.submit(t, `document.querySelector('a[href="/dashboard/opt-ins"]').click(); "submitted"`)
 	b.submit(t, `
 		document.getElementById('f-status').value = 'confirmed';
-		document.querySelector('form.filters button').click(); "submitted"`)
+		document.querySelector('form.optin-filters button').click(); "submitted"`)
 	if text := b.eval(t, `document.body.innerText`); !strings.Contains(text, "Confirmed") || !strings.Contains(text, "Shop counter") {
 		t.Fatalf("the consents page:\n%s", text)
 	}

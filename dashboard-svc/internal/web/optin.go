@@ -57,8 +57,8 @@ const (
 	suppressionsPerPage = 25
 	// codeNames bounds the codes read to name the codes of the consents.
 	codeNames = 100
-	// maxPage bounds a page number in a query.
-	maxPage = 100000
+	// maxOptinPage bounds a page number in a query.
+	maxOptinPage = 100000
 	// maxCodeName is optin-svc's bound on a code's name.
 	maxCodeName = 191
 	// qrSize is the side of a code's QR image in pixels.
@@ -126,9 +126,9 @@ func optinError(err error) error {
 	return err
 }
 
-// fieldErrors are the first message per field of a peer's 422; names
+// optinFields are the first message per field of a peer's 422; names
 // maps the peer's field names to the form's.
-func fieldErrors(err error, names map[string]string) (map[string]string, bool) {
+func optinFields(err error, names map[string]string) (map[string]string, bool) {
 	var e *optin.Error
 	if !errors.As(err, &e) || e.Status != http.StatusUnprocessableEntity {
 		return nil, false
@@ -151,28 +151,28 @@ func fieldErrors(err error, names map[string]string) (map[string]string, bool) {
 	return out, true
 }
 
-// pageNumber reads the page query value: 1 when absent, a 422 when it is
+// optinPageNumber reads the page query value: 1 when absent, a 422 when it is
 // not a page number.
-func pageNumber(c *fiber.Ctx) (int, error) {
+func optinPageNumber(c *fiber.Ctx) (int, error) {
 	v := c.Query("page")
 	if v == "" {
 		return 1, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxPage {
+	if err != nil || n < 1 || n > maxOptinPage {
 		return 0, &pageError{status: http.StatusUnprocessableEntity}
 	}
 	return n, nil
 }
 
-// pager holds the Previous and Next links of a list, keeping its filters.
-type pager struct {
+// optinPager holds the Previous and Next links of a list, keeping its filters.
+type optinPager struct {
 	Page, LastPage, Total int
 	Prev, Next            string
 }
 
-func newPager(path string, filters url.Values, meta optin.Meta) pager {
-	p := pager{Page: meta.CurrentPage, LastPage: meta.LastPage, Total: meta.Total}
+func newOptinPager(path string, filters url.Values, meta optin.Meta) optinPager {
+	p := optinPager{Page: meta.CurrentPage, LastPage: meta.LastPage, Total: meta.Total}
 	link := func(n int) string {
 		v := url.Values{}
 		for k, vs := range filters {
@@ -197,8 +197,8 @@ func newPager(path string, filters url.Values, meta optin.Meta) pager {
 	return p
 }
 
-// at is a time as the date funcs take it.
-func at(t time.Time) *time.Time {
+// optinTime is a time as the date funcs take it.
+func optinTime(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
@@ -215,7 +215,7 @@ type codeRow struct {
 type codesData struct {
 	Codes  []codeRow
 	Active string
-	Pager  pager
+	Pager  optinPager
 }
 
 func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
@@ -223,7 +223,7 @@ func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
 	if active != "" && active != "true" && active != "false" {
 		return codesData{}, &pageError{status: http.StatusUnprocessableEntity}
 	}
-	n, err := pageNumber(c)
+	n, err := optinPageNumber(c)
 	if err != nil {
 		return codesData{}, err
 	}
@@ -240,9 +240,9 @@ func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
 	if err != nil {
 		return codesData{}, optinError(err)
 	}
-	d := codesData{Active: active, Pager: newPager(Base+"/opt-in-codes", url.Values{"active": {active}}, list.Meta)}
+	d := codesData{Active: active, Pager: newOptinPager(Base+"/opt-in-codes", url.Values{"active": {active}}, list.Meta)}
 	for _, code := range list.Data {
-		d.Codes = append(d.Codes, codeRow{Code: code, Counts: counts[code.ID], Created: at(code.CreatedAt)})
+		d.Codes = append(d.Codes, codeRow{Code: code, Counts: counts[code.ID], Created: optinTime(code.CreatedAt)})
 	}
 	return d, nil
 }
@@ -285,7 +285,7 @@ func (a *App) createCode(c *fiber.Ctx) error {
 		return err
 	}
 	code, err := a.optin.CreateCode(c.UserContext(), token, formIdempotencyKey(c), in)
-	if fields, ok := fieldErrors(err, nil); ok {
+	if fields, ok := optinFields(err, nil); ok {
 		return refuse(fields)
 	}
 	if err != nil {
@@ -332,7 +332,7 @@ func (a *App) codePage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d := codeData{Code: *code, Counts: counts[code.ID], Created: at(code.CreatedAt),
+	d := codeData{Code: *code, Counts: counts[code.ID], Created: optinTime(code.CreatedAt),
 		// The image is made here from the code's own URL, never from input.
 		QR: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))}
 	return a.render(c, "optin-code", page{Title: "Opt-in code " + code.Name, Nav: "optin", Data: d, Notice: optinNotice(c.Query("notice"))})
@@ -364,7 +364,7 @@ type consentsData struct {
 	Consents []consentRow
 	Codes    []optin.Code
 	Filter   map[string]string
-	Pager    pager
+	Pager    optinPager
 }
 
 // consentsPage lists the consents, filtered by status, code and contact.
@@ -380,7 +380,7 @@ func (a *App) consentsPage(c *fiber.Ctx) error {
 			return &pageError{status: http.StatusUnprocessableEntity}
 		}
 	}
-	n, err := pageNumber(c)
+	n, err := optinPageNumber(c)
 	if err != nil {
 		return err
 	}
@@ -405,7 +405,7 @@ func (a *App) consentsPage(c *fiber.Ctx) error {
 	for k, v := range f {
 		filters.Set(k, v)
 	}
-	d := consentsData{Codes: codes.Data, Filter: f, Pager: newPager(Base+"/opt-ins", filters, list.Meta)}
+	d := consentsData{Codes: codes.Data, Filter: f, Pager: newOptinPager(Base+"/opt-ins", filters, list.Meta)}
 	for _, k := range list.Data {
 		d.Consents = append(d.Consents, consentRow{Consent: k, CodeName: names[k.OptInCodeID]})
 	}
@@ -421,11 +421,11 @@ type suppressionRow struct {
 type suppressionData struct {
 	Entries []suppressionRow
 	Reasons []string
-	Pager   pager
+	Pager   optinPager
 }
 
 func (a *App) suppressionData(c *fiber.Ctx, token string) (suppressionData, error) {
-	n, err := pageNumber(c)
+	n, err := optinPageNumber(c)
 	if err != nil {
 		return suppressionData{}, err
 	}
@@ -433,9 +433,9 @@ func (a *App) suppressionData(c *fiber.Ctx, token string) (suppressionData, erro
 	if err != nil {
 		return suppressionData{}, optinError(err)
 	}
-	d := suppressionData{Reasons: []string{"manual", "bounce", "complaint"}, Pager: newPager(Base+"/suppression", nil, list.Meta)}
+	d := suppressionData{Reasons: []string{"manual", "bounce", "complaint"}, Pager: newOptinPager(Base+"/suppression", nil, list.Meta)}
 	for _, s := range list.Data {
-		d.Entries = append(d.Entries, suppressionRow{Suppression: s, Created: at(s.CreatedAt)})
+		d.Entries = append(d.Entries, suppressionRow{Suppression: s, Created: optinTime(s.CreatedAt)})
 	}
 	return d, nil
 }
@@ -463,9 +463,9 @@ func (a *App) refuseSuppression(c *fiber.Ctx, token string, fields, form map[str
 	return a.render(c, "suppression", page{Title: "Suppression list", Nav: "suppression", Data: d, Errors: fields, Form: form})
 }
 
-// maxPhone bounds a typed number (E.164 is at most 16 characters; a
+// maxSuppressPhone bounds a typed number (E.164 is at most 16 characters; a
 // national format has some spaces and punctuation more).
-const maxPhone = 32
+const maxSuppressPhone = 32
 
 // addSuppression suppresses the number typed in the form: the live contact
 // with that number names the phone record the suppression list takes.
@@ -480,7 +480,7 @@ func (a *App) addSuppression(c *fiber.Ctx) error {
 	switch {
 	case number == "":
 		return refuse(map[string]string{"phone": "Enter the phone number to suppress."})
-	case len(number) > maxPhone || strings.ContainsRune(number, 0) || !utf8.ValidString(number):
+	case len(number) > maxSuppressPhone || strings.ContainsRune(number, 0) || !utf8.ValidString(number):
 		return refuse(map[string]string{"phone": "Enter a phone number such as +14155550123."})
 	}
 	phones, ok := a.contacts.(ContactPhones)
@@ -505,7 +505,7 @@ func (a *App) addSuppression(c *fiber.Ctx) error {
 	}
 	_, err = a.optin.AddSuppression(c.UserContext(), token, formIdempotencyKey(c),
 		optin.SuppressionInput{ContactPhoneID: contact.PhoneID, Reason: reason})
-	if fields, ok := fieldErrors(err, map[string]string{"contact_phone_id": "phone"}); ok {
+	if fields, ok := optinFields(err, map[string]string{"contact_phone_id": "phone"}); ok {
 		return refuse(fields)
 	}
 	if err != nil {
@@ -525,7 +525,7 @@ func (a *App) removeSuppression(c *fiber.Ctx) error {
 		return err
 	}
 	err = a.optin.RemoveSuppression(c.UserContext(), token, formIdempotencyKey(c), id)
-	if fields, ok := fieldErrors(err, nil); ok {
+	if fields, ok := optinFields(err, nil); ok {
 		msg := ""
 		for _, m := range fields {
 			msg = m

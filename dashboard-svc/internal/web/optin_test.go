@@ -288,18 +288,18 @@ func (o *optinEnv) checkTokens(t *testing.T, want string) {
 	}
 }
 
-var idemPattern = regexp.MustCompile(`name="_idempotency_key" value="([^"]+)"`)
+var optinIdemPattern = regexp.MustCompile(`name="_idempotency_key" value="([^"]+)"`)
 
-func idemKey(t *testing.T, a answer) string {
+func optinIdemKey(t *testing.T, a answer) string {
 	t.Helper()
-	m := idemPattern.FindStringSubmatch(a.body)
+	m := optinIdemPattern.FindStringSubmatch(a.body)
 	if m == nil {
 		t.Fatalf("no _idempotency_key field in the page:\n%s", a.body)
 	}
 	return m[1]
 }
 
-func wantIn(t *testing.T, a answer, what string, wants ...string) {
+func optinWant(t *testing.T, a answer, what string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
 		if !strings.Contains(a.body, w) {
@@ -313,11 +313,11 @@ func TestOptInCodes(t *testing.T) {
 	o := newOptInEnv(t, member{"owner@example.com", "Owner", "owner"}, member{"sup@example.com", "Sup", "support"})
 	b := o.signedIn(t, "owner@example.com")
 	list := b.open(t, "/dashboard/opt-in-codes")
-	wantIn(t, list, "codes page", "Shop counter", "https://pay.example.com/l/o/abc123", "Default",
+	optinWant(t, list, "codes page", "Shop counter", "https://pay.example.com/l/o/abc123", "Default",
 		`<td data-label="Confirmed" class="num">4</td>`, `<td data-label="Pending" class="num">2</td>`, `<td data-label="Revoked" class="num">1</td>`,
 		`href="/dashboard/opt-ins"`, `<label for="code-name">Name</label>`, `href="/dashboard/opt-in-codes?page=2" rel="next"`)
 	inactive := b.open(t, "/dashboard/opt-in-codes?active=false&page=2")
-	wantIn(t, inactive, "inactive codes", "Old poster", `<option value="false" selected>`,
+	optinWant(t, inactive, "inactive codes", "Old poster", `<option value="false" selected>`,
 		`href="/dashboard/opt-in-codes?active=false" rel="prev"`, `href="/dashboard/opt-in-codes?active=false&amp;page=3" rel="next"`)
 	if strings.Contains(inactive.body, "Shop counter") {
 		t.Error("the inactive filter shows an active code")
@@ -327,13 +327,13 @@ func TestOptInCodes(t *testing.T) {
 	}
 
 	// Create: CSRF, then a 422 re-render, then a code with the form's key.
-	token, key := csrf(t, list), idemKey(t, list)
+	token, key := csrf(t, list), optinIdemKey(t, list)
 	if a := b.do(t, http.MethodPost, "/dashboard/opt-in-codes", url.Values{"name": {"Window"}}); a.status != 419 {
 		t.Errorf("create without csrf = %d, want 419", a.status)
 	}
 	a := b.do(t, http.MethodPost, "/dashboard/opt-in-codes", url.Values{"_csrf": {token}, "_idempotency_key": {key}, "name": {"  "}, "double_opt_in": {"yes"}})
 	expectStatus(t, a, http.StatusUnprocessableEntity)
-	wantIn(t, a, "refused code", "The name field is required.", `aria-invalid="true"`, `name="double_opt_in" value="yes" checked`)
+	optinWant(t, a, "refused code", "The name field is required.", `aria-invalid="true"`, `name="double_opt_in" value="yes" checked`)
 	if a := b.do(t, http.MethodPost, "/dashboard/opt-in-codes", url.Values{"_csrf": {token}, "name": {strings.Repeat("n", 192)}}); a.status != 422 {
 		t.Errorf("a 192-character name = %d, want 422", a.status)
 	}
@@ -353,7 +353,7 @@ func TestOptInCodes(t *testing.T) {
 	}
 	o.optin.mu.Unlock()
 	created := b.open(t, loc)
-	wantIn(t, created, "new code page", "The opt-in code is created", "Window", "Yes: consents wait for a YES reply")
+	optinWant(t, created, "new code page", "The opt-in code is created", "Window", "Yes: consents wait for a YES reply")
 	o.checkTokens(t, o.userToken(t, "owner@example.com"))
 
 	// Support holds no opt-in ability.
@@ -375,7 +375,7 @@ func TestOptInCodePage(t *testing.T) {
 	o := newOptInEnv(t, member{"owner@example.com", "Owner", "owner"})
 	b := o.signedIn(t, "owner@example.com")
 	a := b.open(t, "/dashboard/opt-in-codes/"+codeA)
-	wantIn(t, a, "code page", "<h1>Shop counter</h1>", "https://pay.example.com/l/o/abc123",
+	optinWant(t, a, "code page", "<h1>Shop counter</h1>", "https://pay.example.com/l/o/abc123",
 		`<td class="num" id="count-confirmed">4</td>`, `<td class="num">9</td>`, `href="/dashboard/opt-ins?code=`+codeA+`"`,
 		`href="/dashboard/opt-in-codes/`+codeA+`/qr.png" download`, `alt="QR code of the landing page https://pay.example.com/l/o/abc123"`)
 	m := regexp.MustCompile(`src="data:image/png;base64,([^"]+)"`).FindStringSubmatch(a.body)
@@ -409,10 +409,10 @@ func TestConsents(t *testing.T) {
 	o := newOptInEnv(t, member{"owner@example.com", "Owner", "owner"})
 	b := o.signedIn(t, "owner@example.com")
 	a := b.open(t, "/dashboard/opt-ins")
-	wantIn(t, a, "consents", "Confirmed", "Pending", "YES reply", contactX, `>Shop counter</a>`, "4 Mar 2026, 05:06 UTC",
+	optinWant(t, a, "consents", "Confirmed", "Pending", "YES reply", contactX, `>Shop counter</a>`, "4 Mar 2026, 05:06 UTC",
 		`<label for="f-status">Status</label>`)
 	a = b.open(t, "/dashboard/opt-ins?status=confirmed&code="+codeA)
-	wantIn(t, a, "filtered consents", `<option value="confirmed" selected>`, `<option value="`+codeA+`" selected>`,
+	optinWant(t, a, "filtered consents", `<option value="confirmed" selected>`, `<option value="`+codeA+`" selected>`,
 		`href="/dashboard/opt-ins?code=`+codeA+`&amp;page=2&amp;status=confirmed" rel="next"`)
 	if strings.Contains(a.body, "YES reply") {
 		t.Error("the filter shows a pending consent")
@@ -422,7 +422,7 @@ func TestConsents(t *testing.T) {
 		t.Errorf("optin-svc asked %+v", last)
 	}
 	a = b.open(t, "/dashboard/opt-ins?status=revoked")
-	wantIn(t, a, "no match", "No consents match these filters")
+	optinWant(t, a, "no match", "No consents match these filters")
 	for _, bad := range []string{"?status=gone", "?code=x", "?contact=" + strings.Repeat("9", 40), "?page=-1"} {
 		b.wantGet(t, "/dashboard/opt-ins"+bad, http.StatusUnprocessableEntity, "consents"+bad)
 	}
@@ -434,9 +434,9 @@ func TestSuppression(t *testing.T) {
 	o := newOptInEnv(t, member{"owner@example.com", "Owner", "owner"}, member{"dev@example.com", "Dev", "developer"})
 	b := o.signedIn(t, "owner@example.com")
 	list := b.open(t, "/dashboard/suppression")
-	wantIn(t, list, "suppression page", "•••• 0123", "Complaint", "API or dashboard", "Stop",
+	optinWant(t, list, "suppression page", "•••• 0123", "Complaint", "API or dashboard", "Stop",
 		`action="/dashboard/suppression/`+entryS+`/remove"`, `<label for="sup-phone">`, `<option value="bounce">Bounce</option>`)
-	token, key := csrf(t, list), idemKey(t, list)
+	token, key := csrf(t, list), optinIdemKey(t, list)
 
 	tests := []struct {
 		name   string
@@ -470,12 +470,12 @@ func TestSuppression(t *testing.T) {
 	if *added.ContactPhoneID != "01JPH0NE000000000000000555" || added.Reason != "bounce" || o.optin.keys[len(o.optin.keys)-1] != key {
 		t.Errorf("added %+v with keys %v, want the contact's phone record with the form's key", added, o.optin.keys)
 	}
-	wantIn(t, b.open(t, "/dashboard/suppression?notice=suppressed"), "list after add", "•••• 0555", "it receives no SMS")
+	optinWant(t, b.open(t, "/dashboard/suppression?notice=suppressed"), "list after add", "•••• 0555", "it receives no SMS")
 
 	// Remove: the entry goes, with the form's key; a STOP entry is refused
 	// with the service's reason; unknown and malformed ids are 404.
 	list = b.open(t, "/dashboard/suppression")
-	rm := url.Values{"_csrf": {csrf(t, list)}, "_idempotency_key": {idemKey(t, list)}}
+	rm := url.Values{"_csrf": {csrf(t, list)}, "_idempotency_key": {optinIdemKey(t, list)}}
 	if a := b.do(t, http.MethodPost, "/dashboard/suppression/"+entryS+"/remove", url.Values{}); a.status != 419 {
 		t.Errorf("remove without csrf = %d, want 419", a.status)
 	}
