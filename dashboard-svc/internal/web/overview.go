@@ -74,11 +74,14 @@ type overviewData struct {
 	Tables     []*direction
 	CanBatches bool
 	Batches    []batches.Batch
+	// Failures are the recent failed webhook deliveries (nil for a role
+	// that does not read webhooks).
+	Failures *recentFailures
 }
 
 // overviewPage counts the tenant's receivables and payables of the last 30
 // days by status and sums their amounts per currency, one call per
-// direction, and lists the last batches, with the user's internal token:
+// direction, and lists the last batches and failed webhook deliveries, with the user's internal token:
 // the API's gates and tenant scope apply.
 func (a *App) overviewPage(c *fiber.Ctx) error {
 	u := currentUser(c)
@@ -111,6 +114,7 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	add("Payables", "payable", abilityViewPayables, payableStatuses)
 	d := overviewData{Tables: tables, CanBatches: canViewBatches(u.Abilities)}
 	jobs = append(jobs, func() (err error) { d.Batches, err = a.recentBatchesOf(c, token); return err })
+	d.Failures = a.failuresJob(c, token, &jobs)
 	if err := runAll(jobs); err != nil {
 		return err
 	}

@@ -47,6 +47,7 @@ type env struct {
 type fakeWebhooks struct {
 	mu      sync.Mutex
 	byToken map[string][]webhooks.Endpoint
+	detail  webhookDetail // the endpoint page's state (webhooks_test.go)
 }
 
 func (f *fakeWebhooks) Endpoints(_ context.Context, token string) ([]webhooks.Endpoint, error) {
@@ -55,9 +56,10 @@ func (f *fakeWebhooks) Endpoints(_ context.Context, token string) ([]webhooks.En
 	return f.byToken[token], nil
 }
 
-func (f *fakeWebhooks) CreateEndpoint(_ context.Context, token string, in webhooks.EndpointInput) (*webhooks.Endpoint, error) {
+func (f *fakeWebhooks) CreateEndpoint(_ context.Context, token, key string, in webhooks.EndpointInput) (*webhooks.Endpoint, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.detail.writes = append(f.detail.writes, webhookWrite{"create", token, key, ""})
 	if !strings.HasPrefix(in.URL, "https://") {
 		return nil, &webhooks.Error{Status: 422, Code: "validation_failed", Details: []byte(`{"url":["The url must be https."]}`)}
 	}
