@@ -207,7 +207,8 @@ func (b *bench) vacuum(ctx context.Context, db string) error {
 	})
 }
 
-// scaleRequests are the requests measured on both tenants.
+// scaleRequests are the requests measured on both tenants; the name
+// search last, as the slowest (its statements may outlive the run).
 func (b *bench) scaleRequests() []scaleRequest {
 	get := func(t scaleTenant, path func(worker int, seq uint64) string) load.Request {
 		return func(ctx context.Context, worker int, seq uint64) (*http.Request, error) {
@@ -236,18 +237,18 @@ func (b *bench) scaleRequests() []scaleRequest {
 				return "/api/v1/contacts?external_id=" + scaleExternalID(pick(len(t.contacts), w, s))
 			})
 		}},
+		{"GET /receivables?status=pending", func(t scaleTenant, _ scaleData) load.Request {
+			return get(t, func(int, uint64) string { return "/api/v1/receivables?status=pending" })
+		}},
+		{fmt.Sprintf("GET /receivables?created_since=(%d days ago)", scaleRecentDays), func(t scaleTenant, _ scaleData) load.Request {
+			return get(t, func(int, uint64) string { return "/api/v1/receivables?created_since=" + since })
+		}},
 		{"POST /gateway/resolve-contact (search by name)", func(t scaleTenant, d scaleData) load.Request {
 			return func(ctx context.Context, worker int, seq uint64) (*http.Request, error) {
 				first, last := d.name(pick(len(t.contacts), worker, seq))
 				body, _ := json.Marshal(map[string]string{"name": first + " " + last})
 				return newRequest(ctx, http.MethodPost, b.env.GatewayURL+"/api/v1/gateway/resolve-contact", body, t.token, "")
 			}
-		}},
-		{"GET /receivables?status=pending", func(t scaleTenant, _ scaleData) load.Request {
-			return get(t, func(int, uint64) string { return "/api/v1/receivables?status=pending" })
-		}},
-		{fmt.Sprintf("GET /receivables?created_since=(%d days ago)", scaleRecentDays), func(t scaleTenant, _ scaleData) load.Request {
-			return get(t, func(int, uint64) string { return "/api/v1/receivables?created_since=" + since })
 		}},
 	}
 }
@@ -269,7 +270,9 @@ func (b *bench) scaleProbe(ctx context.Context, r scaleRequest, t scaleTenant, d
 		return fmt.Errorf("%s: %w", r.name, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s (%s): %d %s", r.name, t.name, resp.StatusCode, body)
+		// The load run counts such answers as failures.
+		b.logf("scale: %s (%s) answers %d %s", r.name, t.name, resp.StatusCode, body)
+		return nil
 	}
 	var out struct {
 		Data json.RawMessage `json:"data"`
