@@ -229,7 +229,7 @@ func (b *bench) scaleRequests() []scaleRequest {
 			return get(t, func(int, uint64) string { return "/api/v1/contacts" })
 		}},
 		{fmt.Sprintf("GET /contacts?per_page=100&page=%d (or the last page)", scaleDeepPage), func(t scaleTenant, _ scaleData) load.Request {
-			page := min(scaleDeepPage, len(t.contacts)/100)
+			page := min(scaleDeepPage, scaleLive(len(t.contacts))/100)
 			return get(t, func(int, uint64) string { return "/api/v1/contacts?per_page=100&page=" + strconv.Itoa(page) })
 		}},
 		{"GET /contacts?external_id= (filter)", func(t scaleTenant, _ scaleData) load.Request {
