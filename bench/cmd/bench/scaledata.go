@@ -57,7 +57,7 @@ func (d scaleData) status(i int) string { return d.statuses[i%len(d.statuses)] }
 func scaleDeleted(i int) bool { return i%100 == 99 }
 
 // scaleLive is how many of n loaded contacts are live.
-func scaleLive(n int) int { return n - (n+1)/100 }
+func scaleLive(n int) int { return n - n/100 }
 
 // loadedTenant is a tenant the scale benchmark filled: its contact ids in
 // the order they were loaded (oldest first).
