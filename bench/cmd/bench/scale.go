@@ -110,17 +110,25 @@ func scaleRow(request, tenant string, m, ref measured) []string {
 	conds := []bool{m.Failures() == 0, m.OK > 0, p99 <= scaleMaxP99}
 	ratio, target := "-", fmt.Sprintf("p99 ≤ %d ms", scaleMaxP99.Milliseconds())
 	if ref.OK > 0 {
+		target += fmt.Sprintf(", ≤ %.0f× the 10k tenant", scaleMaxRatio)
+	}
+	if ref.OK > 0 && m.OK > 0 {
 		r := float64(p99) / float64(ref.Percentile(99))
 		ratio = fmt.Sprintf("%.2f", r)
 		conds = append(conds, r <= scaleMaxRatio)
-		target += fmt.Sprintf(", ≤ %.0f× the 10k tenant", scaleMaxRatio)
 	}
 	rate := fmt.Sprintf("%.0f", m.PerSecond())
-	if f := m.Failures(); f > 0 {
-		rate += fmt.Sprintf(" (%d failed: %s)", f, statuses(m.Statuses))
+	p50s, p99s := report.Ms(m.Percentile(50)), report.Ms(p99)
+	if m.OK == 0 {
+		p50s, p99s = "-", "-"
 	}
-	return []string{request, tenant, rate, report.Ms(m.Percentile(50)), report.Ms(p99), ratio, target,
-		string(report.Judge(conds...))}
+	switch f := m.Failures(); {
+	case f > 0:
+		rate += fmt.Sprintf(" (%d failed: %s)", f, statuses(m.Statuses))
+	case m.OK == 0:
+		rate += " (no answer within the window)"
+	}
+	return []string{request, tenant, rate, p50s, p99s, ratio, target, string(report.Judge(conds...))}
 }
 
 // scaleTenant creates a tenant with the AI gateway on (resolve-contact),
