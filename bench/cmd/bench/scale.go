@@ -83,7 +83,8 @@ func (b *bench) scaleRows(ctx context.Context) (report.Table, error) {
 	}
 	b.logf("scale: VACUUM ANALYZE in %s", time.Since(start).Round(time.Millisecond))
 	large, ref := tenants[0], tenants[1]
-	table := report.Table{Header: []string{"request", "tenant", "req/s", "p50", "p99", "p99 ratio to 10k", "target", "result"}}
+	table := report.Table{Header: []string{"request", "tenant", "req/s", "p50", "p99", "p99 ratio to 10k",
+		"CPU per request (Postgres)", "target", "result"}}
 	for _, r := range b.scaleRequests() {
 		for _, t := range []scaleTenant{ref, large} {
 			if err := b.scaleProbe(ctx, r, t, d); err != nil {
@@ -104,7 +105,9 @@ func (b *bench) scaleRows(ctx context.Context) (report.Table, error) {
 }
 
 // scaleRow is one line of the table: ref is the reference tenant's run of
-// the same request (zero for the reference's own line).
+// the same request (zero for the reference's own line). The CPU per
+// request (this process with the devstack, Postgres) moves least with the
+// host's other load.
 func scaleRow(request, tenant string, m, ref measured) []string {
 	p99 := m.Percentile(99)
 	conds := []bool{m.Failures() == 0, m.OK > 0, p99 <= scaleMaxP99}
@@ -128,7 +131,11 @@ func scaleRow(request, tenant string, m, ref measured) []string {
 	case m.OK == 0:
 		rate += " (no answer within the window)"
 	}
-	return []string{request, tenant, rate, p50s, p99s, ratio, target, string(report.Judge(conds...))}
+	cpu := "-"
+	if m.OK > 0 {
+		cpu = fmt.Sprintf("%.2f ms (%.2f)", ms(m.CPUPerRequest()), ms(m.PostgresCPUPerRequest()))
+	}
+	return []string{request, tenant, rate, p50s, p99s, ratio, cpu, target, string(report.Judge(conds...))}
 }
 
 // scaleTenant creates a tenant with the AI gateway on (resolve-contact),
