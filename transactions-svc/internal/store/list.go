@@ -48,7 +48,7 @@ func (f Filter) where() (string, []any) {
 // countSQL counts the live items of direction d matching f. Every item has
 // its parent transaction, so the count joins transactions only to filter
 // by campaign: otherwise it is an index-only scan of the items alone
-// (receivables_status_list_idx for a status, migration 00009;
+// (receivables_status_list_idx for a status, migration 00010;
 // receivables_created_idx for created_since), not a hash join of every
 // item with its transaction (docs/benchmarks.md, "Data growth").
 func countSQL(d txn.Direction, f Filter, where string) string {

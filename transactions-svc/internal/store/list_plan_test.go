@@ -33,7 +33,7 @@ func (n planNode) walk(fn func(planNode)) {
 }
 
 // TestStatusListReadsTheStatusIndex: a list of receivables filtered by
-// status counts them from receivables_status_list_idx (migration 00009)
+// status counts them from receivables_status_list_idx (migration 00010)
 // alone, without their transactions, and reads its page through the same
 // index; in the generic plan pgx's statement cache switches to as in a
 // custom plan. With a million receivables in a tenant the count joined
