@@ -7,7 +7,7 @@
 //
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-rounds 3] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
-//	      [-whatif-idle-conns n] [-whatif-pipeline]
+//	      [-whatif-idle-conns n] [-whatif-pipeline] [-whatif-gomaxprocs n]
 //
 // It exits 0 when the table is printed, targets met or not; non-zero only
 // when the harness itself fails.
@@ -45,6 +45,9 @@ type config struct {
 	// whatifIdleConns, when positive, is set as MaxIdleConnsPerHost of
 	// net/http's DefaultTransport before the devstack starts.
 	whatifIdleConns int
+	// whatifGOMAXPROCS, when positive, replaces the deployed CPU limits as
+	// GOMAXPROCS of every service run as its own process.
+	whatifGOMAXPROCS int
 }
 
 // selected reports whether benchmark name runs.
@@ -82,13 +85,15 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.rounds, "rounds", 3, "the write benchmark alternates product and baseline this many times, each window -duration/-rounds")
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
 	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
-	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
+	fs.BoolVar(&cfg.footprint, "footprint", true, "print benchmark 5's memory rows of every service run as its own process")
 	fs.StringVar(&cfg.profileDir, "profile", "", "write CPU profiles (pprof, from the internal listeners) into this directory")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
 	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
 	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
 	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
 		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
+	fs.IntVar(&cfg.whatifGOMAXPROCS, "whatif-gomaxprocs", 0,
+		"what-if: GOMAXPROCS of every own process instead of its deployed CPU limit (services 1, gateway 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
 		"what-if: also run contacts-svc's write statements bare, one round trip each and pipelined")
 	err := fs.Parse(args)
