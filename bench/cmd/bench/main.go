@@ -45,8 +45,8 @@ type config struct {
 	// whatifIdleConns, when positive, is set as MaxIdleConnsPerHost of
 	// net/http's DefaultTransport before the devstack starts.
 	whatifIdleConns int
-	// whatifGOMAXPROCS, when positive, replaces the deployed CPU limits as
-	// GOMAXPROCS of every service run as its own process.
+	// whatifGOMAXPROCS, when positive, is GOMAXPROCS of every service run as
+	// its own process (unset, the Go runtime's choice: this host's CPUs).
 	whatifGOMAXPROCS int
 }
 
@@ -93,7 +93,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
 		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
 	fs.IntVar(&cfg.whatifGOMAXPROCS, "whatif-gomaxprocs", 0,
-		"what-if: GOMAXPROCS of every own process instead of its deployed CPU limit (services 1, gateway 2)")
+		"what-if: GOMAXPROCS of every own process (deploy/k8s limits a service's container to 1 CPU, the gateway's to 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
 		"what-if: also run contacts-svc's write statements bare, one round trip each and pipelined")
 	err := fs.Parse(args)

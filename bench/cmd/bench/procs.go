@@ -20,23 +20,13 @@ import (
 )
 
 // ownService is one service run as its own process: its binary, whether
-// it has a database (named like the service, as in the devstack), its
-// service-specific environment and the CPUs its container may use.
+// it has a database (named like the service, as in the devstack) and its
+// service-specific environment.
 type ownService struct {
 	name, binary string
 	database     bool
 	env          func(b *bench, a ownAddrs) []string
-	// cpus is the CPU limit of the service's container in deploy/k8s
-	// (templates/service and base/services/gateway): the Go runtime sets
-	// GOMAXPROCS to it in that container, so the process here gets the same.
-	cpus int
 }
-
-// CPU limits of deploy/k8s: every service 1, the gateway 2.
-const (
-	serviceCPUs = 1
-	gatewayCPUs = 2
-)
 
 // ownAddrs are the listeners of the own processes, chosen before any
 // starts (contacts-svc and optin-svc name each other).
@@ -54,48 +44,48 @@ func ownServices() []ownService {
 		{"identity", "identity-svc", true, func(b *bench, _ ownAddrs) []string {
 			return []string{"SIGNING_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.SigningKey),
 				"ADMIN_TOKEN=" + b.env.AdminToken, "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret}
-		}, serviceCPUs},
+		}},
 		{"contacts", "contacts-svc", true, func(_ *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "OPTIN_URL=" + a.url("optin")}
-		}, serviceCPUs},
+		}},
 		{"optin", "optin-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
 				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
 				"ADMIN_TOKEN=" + b.env.AdminToken,
 				"SMS_AUTH_TOKEN=" + b.env.Secrets.SMSAuthToken, "SMS_PROVIDER=sink", "SMS_DEFAULT_FROM=+15005550006",
 				"PUBLIC_BASE_URL=" + publicURL(a)}
-		}, serviceCPUs},
+		}},
 		{"transactions", "transactions-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
 				"LINK_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.LinkKey), "PUBLIC_BASE_URL=" + publicURL(a)}
-		}, serviceCPUs},
+		}},
 		{"webhook", "webhook-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"),
 				"WEBHOOK_ENCRYPTION_KEY=" + base64.StdEncoding.EncodeToString(b.env.Secrets.WebhookEncryptionKey),
 				"WEBHOOK_ALLOW_CIDRS=127.0.0.0/8", "WEBHOOK_EXTRA_CA_FILE=" + b.env.CAFile}
-		}, serviceCPUs},
+		}},
 		{"batch", "batch-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
 				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
 				"PUBLIC_BASE_URL=" + publicURL(a)}
-		}, serviceCPUs},
+		}},
 		{"dashboard", "dashboard-svc", true, func(b *bench, a ownAddrs) []string {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
 				"TRANSACTIONS_URL=" + a.url("transactions"), "WEBHOOK_URL=" + a.url("webhook"),
 				"OPTIN_URL=" + a.url("optin"), "BATCH_URL=" + a.url("batch"),
 				"SERVICE_SECRET=" + b.env.Secrets.ServiceSecret}
-		}, serviceCPUs},
+		}},
 		// No database: HTTP_ADDR is set here (launch sets it with the DSN).
 		{"ai-gateway", "ai-gateway-svc", false, func(_ *bench, a ownAddrs) []string {
 			return []string{"HTTP_ADDR=" + a.http["ai-gateway"], "IDENTITY_URL=" + a.url("identity"),
 				"CONTACTS_URL=" + a.url("contacts"), "TRANSACTIONS_URL=" + a.url("transactions")}
-		}, serviceCPUs},
+		}},
 		{"gateway", "gateway", false, func(b *bench, a ownAddrs) []string {
 			return []string{"LISTEN_ADDR=" + a.http["gateway"], "ADMIN_ADDR=" + a.gatewayAdmin,
 				"TLS_CERT_FILE=" + b.env.CertFile, "TLS_KEY_FILE=" + b.env.KeyFile,
 				"IDENTITY_URL=" + a.url("identity"), "ADMIN_TOKEN=" + b.env.AdminToken,
 				"ROUTES=/api/v1/contacts=" + a.url("contacts"), "ADMIN_ROUTES=/admin/v1/tenants=" + a.url("identity")}
-		}, gatewayCPUs},
+		}},
 	}
 }
 
@@ -179,12 +169,10 @@ func newOwnAddrs(rows []ownService) (ownAddrs, error) {
 // spec is one service's supervisor spec: the common and its own
 // environment, and nothing else.
 func (b *bench) spec(ctx context.Context, r ownService, a ownAddrs, bin string, log *os.File) (supervisor.Spec, error) {
-	procs := r.cpus
-	if b.cfg.whatifGOMAXPROCS > 0 {
-		procs = b.cfg.whatifGOMAXPROCS
+	env := append(r.env(b, a), "INTERNAL_ADDR="+a.internal[r.name], "KAFKA_BROKERS="+strings.Join(b.env.Brokers, ","))
+	if n := b.cfg.whatifGOMAXPROCS; n > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(n))
 	}
-	env := append(r.env(b, a), "INTERNAL_ADDR="+a.internal[r.name], "KAFKA_BROKERS="+strings.Join(b.env.Brokers, ","),
-		"GOMAXPROCS="+strconv.Itoa(procs))
 	if r.database {
 		dsn, err := b.loginRole(ctx, "bench_"+r.name, r.name)
 		if err != nil {
