@@ -49,6 +49,7 @@ func (t *Tracing) requests(log *slog.Logger, continueTrace bool) fiber.Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	tracer := t.Tracer()
+	exporting := t.Exporting()
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		method := methodLabel(c.Method())
@@ -62,36 +63,54 @@ func (t *Tracing) requests(log *slog.Logger, continueTrace bool) fiber.Handler {
 		var err error
 		defer func() {
 			if !finished { // a panic unwinds: the recovery middleware answers 500
-				logRequest(log, c, span, method, routeOf(c, nil), fiber.StatusInternalServerError, start)
+				logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, nil), fiber.StatusInternalServerError, start)
 			}
 		}()
 		if err = c.Next(); err != nil {
 			if herr := c.App().ErrorHandler(c, err); herr != nil {
 				finished = true
-				logRequest(log, c, span, method, routeOf(c, err), fiber.StatusInternalServerError, start)
+				logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, err), fiber.StatusInternalServerError, start)
 				return herr
 			}
 		}
 		finished = true
-		logRequest(log, c, span, method, routeOf(c, err), c.Response().StatusCode(), start)
+		logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, err), c.Response().StatusCode(), start)
 		return nil
 	}
 }
 
+// requestSpan is a request's server span, and whether spans leave the
+// process.
+type requestSpan struct {
+	trace.Span
+	exporting bool
+}
+
+// end names and ends the span. Its attributes and status are set only when
+// spans are exported: otherwise nothing reads them, and the span is there
+// for its ids (the trace id of logs, the traceparent of calls and events).
+func (s requestSpan) end(method, route string, status int) {
+	if s.exporting {
+		s.SetName(method + " " + route)
+		s.SetAttributes(
+			attribute.String("http.request.method", method),
+			attribute.String("http.route", route),
+			attribute.Int("http.response.status_code", status),
+		)
+		if status >= fiber.StatusInternalServerError {
+			s.SetStatus(codes.Error, strconv.Itoa(status))
+		}
+	}
+	s.End()
+}
+
 // logRequest ends span and writes the access line: info, warn for a 5xx.
-func logRequest(log *slog.Logger, c *fiber.Ctx, span trace.Span, method, route string, status int, start time.Time) {
-	span.SetName(method + " " + route)
-	span.SetAttributes(
-		attribute.String("http.request.method", method),
-		attribute.String("http.route", route),
-		attribute.Int("http.response.status_code", status),
-	)
+func logRequest(log *slog.Logger, c *fiber.Ctx, span requestSpan, method, route string, status int, start time.Time) {
+	span.end(method, route, status)
 	level := slog.LevelInfo
 	if status >= fiber.StatusInternalServerError {
-		span.SetStatus(codes.Error, strconv.Itoa(status))
 		level = slog.LevelWarn
 	}
-	span.End()
 	ctx := c.UserContext()
 	if !log.Enabled(ctx, level) {
 		return
