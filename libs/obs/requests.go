@@ -107,39 +107,45 @@ func (s requestSpan) end(method, route string, status int) {
 // logRequest ends span and writes the access line: info, warn for a 5xx.
 func logRequest(log *slog.Logger, c *fiber.Ctx, span requestSpan, method, route string, status int, start time.Time) {
 	span.end(method, route, status)
-	level := slog.LevelInfo
-	if status >= fiber.StatusInternalServerError {
-		level = slog.LevelWarn
-	}
-	ctx := c.UserContext()
-	if !log.Enabled(ctx, level) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("method", method),
-		slog.String("route", route),
-		slog.Int("status", status),
-		slog.Int64("duration_ms", time.Since(start).Milliseconds()),
-	}
-	if tenant := tenantOf(c); tenant != "" {
-		attrs = append(attrs, slog.String("tenant", tenant))
-	}
-	log.LogAttrs(ctx, level, "request", attrs...)
+	accessLine(c.UserContext(), log, method, route, status, start, tenantOf(c))
 }
 
 // LogUnrouted writes the access line of a request answered outside the
 // middleware chain (a method Fiber does not route), with status as
 // answered; it starts no span.
 func LogUnrouted(ctx context.Context, log *slog.Logger, method string, status int, start time.Time) {
+	accessLine(ctx, log, methodLabel(method), unmatchedRoute, status, start, "")
+}
+
+// accessLine writes the "request" line: info, warn for a 5xx; the tenant
+// when known. It hands the record to the handler itself, as slog's own
+// methods do but without the caller's program counter they look up on the
+// stack for every record (runtime.Callers): no handler of this package
+// writes the source, and the line's source would be this function anyway.
+func accessLine(ctx context.Context, log *slog.Logger, method, route string, status int, start time.Time, tenant string) {
 	level := slog.LevelInfo
 	if status >= fiber.StatusInternalServerError {
 		level = slog.LevelWarn
 	}
-	log.LogAttrs(ctx, level, "request",
-		slog.String("method", methodLabel(method)),
-		slog.String("route", unmatchedRoute),
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h := log.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	now := time.Now()
+	r := slog.NewRecord(now, level, "request", 0)
+	r.AddAttrs(
+		slog.String("method", method),
+		slog.String("route", route),
 		slog.Int("status", status),
-		slog.Int64("duration_ms", time.Since(start).Milliseconds()))
+		slog.Int64("duration_ms", now.Sub(start).Milliseconds()),
+	)
+	if tenant != "" {
+		r.AddAttrs(slog.String("tenant", tenant))
+	}
+	_ = h.Handle(ctx, r)
 }
 
 // requestHeaderCarrier reads and writes a fasthttp request's headers for

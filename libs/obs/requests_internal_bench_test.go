@@ -2,9 +2,14 @@ package obs
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/paylane/paylane/libs/reqid"
 )
 
 // BenchmarkRequestSpan is a request's server span from start to end, with
@@ -23,5 +28,18 @@ func BenchmarkRequestSpan(b *testing.B) {
 				requestSpan{span, exporting}.end("GET", "/api/v1/contacts/:id", 200)
 			}
 		})
+	}
+}
+
+// BenchmarkAccessLineRecord is the middleware's access line (accessLine),
+// to compare with BenchmarkAccessLine's LogAttrs.
+func BenchmarkAccessLineRecord(b *testing.B) {
+	log := NewLogger("contacts-svc", io.Discard, slog.LevelInfo)
+	ctx := reqid.With(WithTraceParent(context.Background(),
+		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"), "01JD3X0Q4Z8W2E5R7T9Y1V3K5N")
+	start := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		accessLine(ctx, log, "GET", "/api/v1/contacts/:id", 200, start, "01JD3X0Q4Z8W2E5R7T9Y1V3K5P")
 	}
 }
