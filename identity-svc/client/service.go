@@ -119,6 +119,13 @@ func (c *Client) cachedToken(key tokenKey) (string, bool) {
 	return t.InternalToken, true
 }
 
+// forget drops a cached token.
+func (c *Client) forget(key tokenKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.tokens, key)
+}
+
 // remember caches a token and drops the entries past their use, so the
 // cache holds at most the tokens in use.
 func (c *Client) remember(key tokenKey, t ServiceToken) {

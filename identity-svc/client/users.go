@@ -32,10 +32,13 @@ type NewUser struct {
 	SetPasswordURL string `json:"set_password_url"`
 }
 
-// Role is a named set of abilities of a tenant.
+// Role is a named set of abilities of a tenant. Default marks the four
+// roles every tenant has (owner, developer, finance, support), which are
+// fixed.
 type Role struct {
 	Name      string   `json:"name"`
 	Abilities []string `json:"abilities"`
+	Default   bool     `json:"default"`
 }
 
 // UserInput is the operator's request to create a dashboard user.
@@ -143,7 +146,7 @@ func (c *Client) Roles(ctx context.Context, tenantID string) ([]Role, error) {
 // tenant's claims and the API abilities of the user's role, so every gate
 // and tenant scope apply as on the API. Cached like service tokens.
 func (c *Client) UserToken(ctx context.Context, tenantID, userID string) (string, error) {
-	key := tokenKey("user\x00" + tenantID + "\x00" + userID)
+	key := userTokenKey(tenantID, userID)
 	if tok, ok := c.cachedToken(key); ok {
 		return tok, nil
 	}
@@ -194,6 +197,50 @@ func (c *Client) InviteUser(ctx context.Context, tenantID, actorID string, in Us
 		return nil, fmt.Errorf("inviting user: %w", err)
 	}
 	return &out.Data, nil
+}
+
+// DisableUser disables a user of the tenant on behalf of a signed-in user
+// whose role manages users (403 *Error otherwise): the user can no longer
+// sign in, and the internal tokens this client issued for them are dropped.
+// A 422 *Error names user for oneself or the tenant's last active owner.
+func (c *Client) DisableUser(ctx context.Context, tenantID, actorID, userID string) (*User, error) {
+	var out envelope[User]
+	body := map[string]string{"actor_id": actorID}
+	if err := c.callService(ctx, http.MethodPost, userPath(tenantID, userID)+"/disable", body, &out); err != nil {
+		return nil, fmt.Errorf("disabling user: %w", err)
+	}
+	c.forget(userTokenKey(tenantID, userID))
+	return &out.Data, nil
+}
+
+// CreateRole creates a custom role on behalf of a signed-in user whose role
+// manages users, with abilities that user holds (403 *Error otherwise); a
+// 422 *Error names name or abilities.
+func (c *Client) CreateRole(ctx context.Context, tenantID, actorID string, r Role) (*Role, error) {
+	var out envelope[Role]
+	body := map[string]any{"actor_id": actorID, "name": r.Name, "abilities": r.Abilities}
+	if err := c.callService(ctx, http.MethodPost, "/internal/v1/tenants/"+url.PathEscape(tenantID)+"/roles", body, &out); err != nil {
+		return nil, fmt.Errorf("creating role: %w", err)
+	}
+	return &out.Data, nil
+}
+
+// UpdateRole replaces a custom role's abilities on behalf of a signed-in
+// user whose role manages users (403 *Error for abilities that user lacks;
+// 422 for a default role or bad abilities; 404 for no such role).
+func (c *Client) UpdateRole(ctx context.Context, tenantID, actorID string, r Role) (*Role, error) {
+	var out envelope[Role]
+	body := map[string]any{"actor_id": actorID, "abilities": r.Abilities}
+	path := "/internal/v1/tenants/" + url.PathEscape(tenantID) + "/roles/" + url.PathEscape(r.Name)
+	if err := c.callService(ctx, http.MethodPut, path, body, &out); err != nil {
+		return nil, fmt.Errorf("updating role: %w", err)
+	}
+	return &out.Data, nil
+}
+
+// userTokenKey is the cache key of a user's internal token.
+func userTokenKey(tenantID, userID string) tokenKey {
+	return tokenKey("user\x00" + tenantID + "\x00" + userID)
 }
 
 func userPath(tenantID, userID string) string {

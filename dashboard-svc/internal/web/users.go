@@ -7,17 +7,30 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	identity "github.com/paylane/paylane/identity-svc/client"
+	"github.com/paylane/paylane/libs/ids"
 )
 
 // userRoutes are the users and roles pages (owners only: dashboard:manage-users).
 func (a *App) userRoutes(in fiber.Router) {
-	in.Get("/users", a.requireAbility(abilityManageUsers), a.usersPage)
-	in.Post("/users", a.requireAbility(abilityManageUsers), a.inviteUser)
+	manage := a.requireAbility(abilityManageUsers)
+	in.Get("/users", manage, a.usersPage)
+	in.Post("/users", manage, a.inviteUser)
+	in.Post("/users/:id/disable", manage, a.disableUser)
+	in.Get("/roles/new", manage, a.newRolePage)
+	in.Post("/roles", manage, a.createRole)
+	in.Get("/roles/:name", manage, a.rolePage)
+	in.Post("/roles/:name", manage, a.updateRole)
 }
 
 type usersData struct {
 	Users []identity.User
 	Roles []identity.Role
+	// Custom are the tenant's own roles, editable; Roles holds them too.
+	Custom []identity.Role
+	// Defaults are the four default roles, read-only.
+	Defaults []identity.Role
+	// Me is the signed-in user's id: no Disable button on their own row.
+	Me string
 	// Invited is the user just invited, with its one-time link: shown once.
 	Invited *identity.NewUser
 }
@@ -32,7 +45,23 @@ func (a *App) usersData(c *fiber.Ctx) (usersData, error) {
 	if err != nil {
 		return usersData{}, err
 	}
-	return usersData{Users: users.Data, Roles: roles}, nil
+	d := usersData{Users: users.Data, Roles: roles, Me: currentUser(c).ID}
+	for _, r := range roles {
+		if r.Default {
+			d.Defaults = append(d.Defaults, r)
+		} else {
+			d.Custom = append(d.Custom, r)
+		}
+	}
+	return d, nil
+}
+
+func usersNotice(code string) string {
+	switch code {
+	case "disabled":
+		return "The user is disabled: their sessions have ended and they can no longer sign in."
+	}
+	return ""
 }
 
 func (a *App) usersPage(c *fiber.Ctx) error {
@@ -40,7 +69,8 @@ func (a *App) usersPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, "users", page{Title: "Users and roles", Nav: "users", Data: d, Form: map[string]string{"role": "developer"}})
+	return a.render(c, "users", page{Title: "Users and roles", Nav: "users", Data: d, Form: map[string]string{"role": "developer"},
+		Notice: usersNotice(c.Query("notice"))})
 }
 
 // inviteUser invites a user of the tenant (identity-svc checks again that
@@ -72,4 +102,42 @@ func (a *App) inviteUser(c *fiber.Ctx) error {
 	p.Form = map[string]string{"role": "developer"}
 	c.Status(http.StatusCreated)
 	return a.render(c, "users", p)
+}
+
+// disableUser disables a user of the tenant through identity-svc, which
+// decides (not oneself, never the last active owner: 422, shown on the
+// page), then ends that user's dashboard sessions at once.
+func (a *App) disableUser(c *fiber.Ctx) error {
+	id := c.Params("id")
+	if !ids.Valid(id) {
+		return &pageError{status: http.StatusNotFound}
+	}
+	se := current(c)
+	_, err := a.identity.DisableUser(c.UserContext(), se.TenantID, currentUser(c).ID, id)
+	if fields, invalid := validation(err); invalid {
+		d, derr := a.usersData(c)
+		if derr != nil {
+			return derr
+		}
+		msg := fields["user"]
+		if msg == "" {
+			msg = fields["form"]
+		}
+		c.Status(http.StatusUnprocessableEntity)
+		return a.render(c, "users", page{Title: "Users and roles", Nav: "users", Data: d, Form: map[string]string{"role": "developer"},
+			Errors: map[string]string{"disable": msg}})
+	}
+	switch identity.StatusOf(err) {
+	case http.StatusForbidden:
+		return &pageError{status: http.StatusForbidden}
+	case http.StatusNotFound:
+		return &pageError{status: http.StatusNotFound}
+	}
+	if err != nil {
+		return err
+	}
+	if err := a.sessions.DeleteUser(c.UserContext(), se.TenantID, id, nil); err != nil {
+		return err
+	}
+	return c.Redirect(Base+"/users?notice=disabled", http.StatusSeeOther)
 }

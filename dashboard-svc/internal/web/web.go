@@ -40,6 +40,9 @@ type Identity interface {
 	RevokeToken(ctx context.Context, tenantID string, id int64) error
 	UserToken(ctx context.Context, tenantID, userID string) (string, error)
 	InviteUser(ctx context.Context, tenantID, actorID string, in identity.UserInput) (*identity.NewUser, error)
+	DisableUser(ctx context.Context, tenantID, actorID, userID string) (*identity.User, error)
+	CreateRole(ctx context.Context, tenantID, actorID string, r identity.Role) (*identity.Role, error)
+	UpdateRole(ctx context.Context, tenantID, actorID string, r identity.Role) (*identity.Role, error)
 }
 
 // Sessions is the session store (internal/store).

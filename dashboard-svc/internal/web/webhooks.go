@@ -17,12 +17,19 @@ import (
 // with the signed-in user's internal token.
 type Webhooks interface {
 	Endpoints(ctx context.Context, token string) ([]webhooks.Endpoint, error)
-	CreateEndpoint(ctx context.Context, token string, in webhooks.EndpointInput) (*webhooks.Endpoint, error)
+	CreateEndpoint(ctx context.Context, token, idempotencyKey string, in webhooks.EndpointInput) (*webhooks.Endpoint, error)
+	Endpoint(ctx context.Context, token, id string) (*webhooks.Endpoint, error)
+	UpdateEndpoint(ctx context.Context, token, idempotencyKey, id string, in webhooks.EndpointPatch) (*webhooks.Endpoint, error)
+	RotateSecret(ctx context.Context, token, idempotencyKey, id string) (*webhooks.Endpoint, error)
+	Deliveries(ctx context.Context, token, id string, opts webhooks.DeliveryOptions) (*webhooks.DeliveryPage, error)
+	RecentFailures(ctx context.Context, token string, limit int) ([]webhooks.Failure, error)
 }
 
 const (
 	abilityViewWebhooks   = "api:view-any-webhook"
+	abilityViewWebhook    = "api:view-webhook"
 	abilityCreateWebhooks = "api:create-webhook"
+	abilityUpdateWebhook  = "api:update-webhook"
 )
 
 type webhooksData struct {
@@ -32,6 +39,8 @@ type webhooksData struct {
 	CanCreate bool
 	// Created is the endpoint just created, with its signing secret: shown once.
 	Created *webhooks.Endpoint
+	// Replayed: this form had already created its endpoint.
+	Replayed bool
 }
 
 func (a *App) webhooksData(c *fiber.Ctx) (webhooksData, string, error) {
@@ -71,7 +80,7 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	if in.SubscribedEvents == nil {
 		in.SubscribedEvents = []string{}
 	}
-	created, err := a.webhooks.CreateEndpoint(c.UserContext(), token, in)
+	created, err := a.webhooks.CreateEndpoint(c.UserContext(), token, formIdempotencyKey(c), in)
 	var e *webhooks.Error
 	switch {
 	case errors.As(err, &e) && e.Status == http.StatusForbidden:
@@ -92,6 +101,13 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
+	if created.SigningSecret == "" {
+		// The form was sent before: the service answered its first
+		// creation (already in the list read above), whose secret only
+		// that answer showed.
+		d.Replayed, d.Selected = true, map[string]bool{}
+		return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
+	}
 	d.Created = created
 	d.Endpoints = append([]webhooks.Endpoint{*created}, d.Endpoints...)
 	d.Selected = map[string]bool{}
@@ -99,8 +115,12 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d})
 }
 
-// webhookRoutes are the webhook endpoint pages.
+// webhookRoutes are the webhook endpoint pages: the list, and one
+// endpoint's detail with its delivery history (webhook.go).
 func (a *App) webhookRoutes(in fiber.Router) {
 	in.Get("/webhooks", a.requireAbility(abilityViewWebhooks), a.webhooksPage)
 	in.Post("/webhooks", a.requireAbility(abilityCreateWebhooks), a.createWebhook)
+	in.Get("/webhooks/:id", a.requireAbility(abilityViewWebhook), a.webhookPage)
+	in.Post("/webhooks/:id/rotate-secret", a.requireAbility(abilityUpdateWebhook), a.rotateWebhookSecret)
+	in.Post("/webhooks/:id/enable", a.requireAbility(abilityUpdateWebhook), a.enableWebhook)
 }

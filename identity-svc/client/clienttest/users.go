@@ -70,6 +70,9 @@ func NewUsers(t testing.TB) *Users {
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/tokens", f.createToken)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/internal-token", f.userToken)
 	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/invitations", f.invite)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/users/{user}/disable", f.disableAs)
+	mux.HandleFunc("POST /internal/v1/tenants/{tenant}/roles", f.createRole)
+	mux.HandleFunc("PUT /internal/v1/tenants/{tenant}/roles/{role}", f.updateRole)
 	mux.HandleFunc("GET /internal/v1/tenants/{tenant}/tokens", f.listTokens)
 	mux.HandleFunc("DELETE /internal/v1/tenants/{tenant}/tokens/{id}", f.revokeToken)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +96,7 @@ func (f *Users) AddUser(tenant, email, name, role, password string) (client.User
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
+	id := fmt.Sprintf("01JMEMBER%017d", f.seq)
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	u := &fakeUser{User: client.User{ID: id, TenantID: tenant, Email: email, Name: name, Role: role,
 		Abilities: slices.Clone(f.roleNames[role]), PasswordSet: password != "", CreatedAt: now, UpdatedAt: now}, password: password}
@@ -208,7 +211,7 @@ func (f *Users) getUser(w http.ResponseWriter, r *http.Request) {
 func (f *Users) listRoles(w http.ResponseWriter, r *http.Request) {
 	var out []client.Role
 	for name, abilities := range f.roleNames {
-		out = append(out, client.Role{Name: name, Abilities: abilities})
+		out = append(out, client.Role{Name: name, Abilities: abilities, Default: isDefaultRole(name)})
 	}
 	slices.SortFunc(out, func(a, b client.Role) int { return strings.Compare(a.Name, b.Name) })
 	usersData(w, http.StatusOK, out)
@@ -325,7 +328,7 @@ func (f *Users) invite(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.seq++
-	id := fmt.Sprintf("01JUSER%019d", f.seq)
+	id := fmt.Sprintf("01JMEMBER%017d", f.seq)
 	now := time.Now().UTC()
 	u := &fakeUser{User: client.User{ID: id, TenantID: actor.TenantID, Email: strings.ToLower(in.Email), Name: in.Name, Role: in.Role,
 		Abilities: slices.Clone(f.roleNames[in.Role]), CreatedAt: now, UpdatedAt: now}}

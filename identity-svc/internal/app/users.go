@@ -31,7 +31,9 @@ type UserStore interface {
 	GetUser(ctx context.Context, tenantID, id string) (user.User, error)
 	ListUsers(ctx context.Context, tenantID string, limit, offset int) ([]user.User, int, error)
 	ListRoles(ctx context.Context, tenantID string) ([]user.Role, error)
-	DisableUser(ctx context.Context, tenantID, id string, now time.Time) (user.User, error)
+	DisableUser(ctx context.Context, tenantID, id string, now time.Time, keepOwner bool) (user.User, error)
+	CreateRole(ctx context.Context, tenantID string, r user.Role, now time.Time) (user.Role, error)
+	UpdateRole(ctx context.Context, tenantID string, r user.Role, now time.Time) (user.Role, error)
 	UsersByEmail(ctx context.Context, email string) ([]user.User, error)
 	SetPassword(ctx context.Context, tenantID, id, hash string, now time.Time) error
 	RecordSignIn(ctx context.Context, tenantID, id string, now time.Time) error
@@ -218,12 +220,14 @@ func (a *App) ListRoles(ctx context.Context, tenantID string) ([]user.Role, erro
 	return a.users.ListRoles(ctx, tenantID)
 }
 
-// DisableUser disables a user: it can no longer sign in nor act.
+// DisableUser disables a user on the operator plane: it can no longer sign
+// in nor act. An operator may disable a tenant's last owner (to stop a
+// tenant at once); users themselves cannot (DisableUserAs).
 func (a *App) DisableUser(ctx context.Context, tenantID, id string) (user.User, error) {
 	if !ids.Valid(tenantID) || !ids.Valid(id) {
 		return user.User{}, user.ErrNotFound
 	}
-	return a.users.DisableUser(ctx, tenantID, id, a.now())
+	return a.users.DisableUser(ctx, tenantID, id, a.now(), false)
 }
 
 // live reads a user that may act: not disabled.

@@ -39,6 +39,9 @@ func Register(r fiber.Router, a *app.App, jwks []byte, adminToken, serviceSecret
 	internal.Post("/tenants/:tenant/users/:user/internal-token", service, h.userToken)
 	internal.Post("/tenants/:tenant/users/:user/tokens", service, h.createUserToken)
 	internal.Post("/tenants/:tenant/users/:user/invitations", service, h.inviteAs)
+	internal.Post("/tenants/:tenant/users/:user/disable", service, h.disableUserAs)
+	internal.Post("/tenants/:tenant/roles", service, h.createRoleAs)
+	internal.Put("/tenants/:tenant/roles/:role", service, h.updateRoleAs)
 	internal.Get("/tenants/:tenant/tokens", service, h.listTokens)
 	internal.Delete("/tenants/:tenant/tokens/:id", service, h.revokeToken)
 

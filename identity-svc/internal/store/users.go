@@ -157,9 +157,19 @@ func (s *Store) ListRoles(ctx context.Context, tenantID string) ([]user.Role, er
 }
 
 // DisableUser sets disabled_at (once); user.ErrNotFound when there is none.
-func (s *Store) DisableUser(ctx context.Context, tenantID, id string, now time.Time) (user.User, error) {
+// With keepOwner, the tenant's last live owner stays: user.ErrLastOwner.
+func (s *Store) DisableUser(ctx context.Context, tenantID, id string, now time.Time, keepOwner bool) (user.User, error) {
 	var u user.User
 	err := tenancy.Do(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
+		if keepOwner {
+			owners, err := lockLiveOwners(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if len(owners) == 1 && owners[0] == id {
+				return user.ErrLastOwner
+			}
+		}
 		tag, err := tx.Exec(ctx, `UPDATE users SET disabled_at = coalesce(disabled_at, $2), updated_at = $2 WHERE id = $1`, id, now)
 		if err != nil {
 			return fmt.Errorf("disabling user: %w", err)

@@ -130,7 +130,7 @@ func Users(us []user.User) []client.User {
 func Roles(rs []user.Role) []client.Role {
 	out := make([]client.Role, len(rs))
 	for i, r := range rs {
-		out[i] = client.Role{Name: r.Name, Abilities: r.Abilities}
+		out[i] = client.Role{Name: r.Name, Abilities: r.Abilities, Default: user.IsDefault(r.Name)}
 	}
 	return out
 }

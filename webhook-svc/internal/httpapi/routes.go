@@ -1,4 +1,5 @@
-// Package httpapi is webhook-svc's HTTP surface: /api/v1/webhook-endpoints.
+// Package httpapi is webhook-svc's HTTP surface: /api/v1/webhook-endpoints,
+// and /internal/v1/webhook-deliveries/failing for the dashboard.
 // Handlers decode, call the use cases and render; errors.go maps domain
 // errors to the envelope in one place.
 package httpapi
@@ -46,6 +47,9 @@ func Register(r fiber.Router, a *app.App, pool *pgxpool.Pool, v *authz.Verifier)
 	g.Delete("/:endpoint", authz.Require(AbilityDelete), h.remove)
 	g.Post("/:endpoint/rotate-secret", authz.Require(AbilityUpdate), h.rotate)
 	g.Get("/:endpoint/deliveries", authz.Require(AbilityView), h.deliveries)
+
+	internal := r.Group("/internal/v1", authz.Middleware(v))
+	internal.Get("/webhook-deliveries/failing", authz.Require(AbilityViewAny), h.recentFailures)
 }
 
 // tenant is the tenant of the request (the middleware guarantees claims).

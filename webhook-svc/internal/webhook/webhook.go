@@ -99,3 +99,19 @@ const DisableThreshold = 50
 // PreviousSecretGrace is how long the secret replaced by rotate-secret still
 // signs deliveries, as a second signature.
 const PreviousSecretGrace = 24 * time.Hour
+
+// Failure is a delivery whose last attempt failed, with the name and URL
+// of its endpoint: a row of the dashboard's recent failures.
+type Failure struct {
+	ID             string
+	EndpointID     string
+	EndpointName   string
+	EndpointURL    string
+	EventID        string
+	EventType      string
+	Status         string
+	AttemptCount   int
+	ResponseStatus *int
+	LastError      *string
+	LastAttemptAt  time.Time
+}

@@ -104,3 +104,30 @@ func Deliveries(list []webhook.Delivery) []Delivery {
 	}
 	return out
 }
+
+// Failure is a row of the recent failed deliveries (an internal route for
+// the dashboard), with its endpoint's name and URL.
+type Failure struct {
+	ID             string  `json:"id"`
+	EndpointID     string  `json:"endpoint_id"`
+	EndpointName   string  `json:"endpoint_name"`
+	EndpointURL    string  `json:"endpoint_url"`
+	EventID        string  `json:"event_id"`
+	EventType      string  `json:"event_type"`
+	Status         string  `json:"status"`
+	AttemptCount   int     `json:"attempt_count"`
+	ResponseStatus *int    `json:"response_status"`
+	LastError      *string `json:"last_error"`
+	LastAttemptAt  string  `json:"last_attempt_at"`
+}
+
+// Failures renders recent failed deliveries.
+func Failures(list []webhook.Failure) []Failure {
+	out := make([]Failure, 0, len(list))
+	for _, f := range list {
+		out = append(out, Failure{ID: f.ID, EndpointID: f.EndpointID, EndpointName: f.EndpointName, EndpointURL: f.EndpointURL,
+			EventID: f.EventID, EventType: f.EventType, Status: f.Status, AttemptCount: f.AttemptCount,
+			ResponseStatus: f.ResponseStatus, LastError: f.LastError, LastAttemptAt: apitime.Format(f.LastAttemptAt)})
+	}
+	return out
+}
