@@ -82,6 +82,7 @@ require (
 )
 
 require (
+	github.com/paylane/paylane/batch-svc/client v0.0.0
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/identity-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
@@ -89,6 +90,7 @@ require (
 )
 
 replace (
+	github.com/paylane/paylane/batch-svc/client => ./client
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs

@@ -3,6 +3,7 @@ module github.com/paylane/paylane/dashboard-svc
 go 1.26.8
 
 replace (
+	github.com/paylane/paylane/batch-svc/client => ../batch-svc/client
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/identity-svc/client => ../identity-svc/client
 	github.com/paylane/paylane/libs => ../libs
@@ -14,6 +15,7 @@ replace (
 require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/paylane/paylane/batch-svc/client v0.0.0
 	github.com/paylane/paylane/contacts-svc/client v0.0.0
 	github.com/paylane/paylane/identity-svc/client v0.0.0
 	github.com/paylane/paylane/libs v0.0.0
@@ -57,6 +59,7 @@ require (
 	github.com/mfridman/interpolate v0.0.2 // indirect
 	github.com/mitchellh/go-homedir v1.1.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/nyaruka/phonenumbers v1.8.1 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pressly/goose/v3 v3.29.0 // indirect

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	batches "github.com/paylane/paylane/batch-svc/client"
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	identity "github.com/paylane/paylane/identity-svc/client"
 	optin "github.com/paylane/paylane/optin-svc/client"
@@ -51,7 +52,9 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	hooks := webhooks.New(strings.TrimRight(cfg.WebhookURL, "/"), &http.Client{Timeout: peerTimeout})
 	people := contacts.New(strings.TrimRight(cfg.ContactsURL, "/"), &http.Client{Timeout: peerTimeout})
 	consent := optin.New(strings.TrimRight(cfg.OptInURL, "/"), &http.Client{Timeout: peerTimeout})
+	imports := batches.New(strings.TrimRight(cfg.BatchURL, "/"), &http.Client{Timeout: peerTimeout})
 	app, err := web.New(web.Options{Identity: ident, Transactions: txns, Webhooks: hooks, Contacts: people, OptIn: consent,
+		Batches:  imports,
 		Sessions: sessions, Log: e.Log,
 		Middleware: []fiber.Handler{obs.HTTPMetrics(e.Registry, serviceName), e.Tracing.Requests(e.Log)}})
 	if err != nil {

@@ -20,6 +20,22 @@ type Contact struct {
 	CreatedAt    time.Time                  `json:"created_at"`
 	UpdatedAt    time.Time                  `json:"updated_at"`
 	DeletedAt    *time.Time                 `json:"deleted_at"`
+	// OptInStatus (none, pending, opted_in, opted_out) and Consents are set
+	// by the single read of the public API only (Client.Show).
+	OptInStatus string    `json:"opt_in_status,omitempty"`
+	Consents    []Consent `json:"consents,omitempty"`
+}
+
+// Consent is an opt-in consent as the single read of a contact shows it.
+type Consent struct {
+	ID          string     `json:"id"`
+	ContactID   string     `json:"contact_id"`
+	OptInCodeID string     `json:"opt_in_code_id"`
+	Status      string     `json:"status"`
+	Channel     string     `json:"channel"`
+	ConsentedAt *time.Time `json:"consented_at"`
+	RevokedAt   *time.Time `json:"revoked_at"`
+	CreatedAt   time.Time  `json:"created_at"`
 }
 
 // Live reports whether the contact is not soft-deleted.

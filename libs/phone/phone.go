@@ -94,3 +94,14 @@ func nanpE164(input string) (*phonenumbers.PhoneNumber, bool) {
 	cc := int32(1)
 	return &phonenumbers.PhoneNumber{CountryCode: &cc, NationalNumber: &national}, true
 }
+
+// Readable returns an E.164 number in the international format people
+// read ("+1 415-555-2671", "+44 20 7946 0958"); input that does not parse
+// as a number is returned as it is.
+func Readable(e164 string) string {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil {
+		return e164
+	}
+	return phonenumbers.Format(num, phonenumbers.INTERNATIONAL)
+}

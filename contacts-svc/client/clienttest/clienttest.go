@@ -1,7 +1,7 @@
 // Package clienttest is a fake contacts-svc for the tests of the services
 // that call it through contacts-svc/client: an httptest server speaking the
-// internal routes the client calls (contact and phone reads,
-// find-or-create, search, bulk upsert) with contacts-svc's rules where a
+// routes the client calls (contact and phone reads, find-or-create,
+// search, bulk upsert, and the public list and single read) with contacts-svc's rules where a
 // caller depends on them, kept per tenant (the tenant_id of the internal
 // token, read unverified: the fake stands in for the data, not for the
 // authentication):
@@ -79,6 +79,8 @@ func New(t testing.TB) *Contacts {
 	mux.HandleFunc("POST /internal/v1/contacts/find-or-create", f.guard(f.findOrCreate))
 	mux.HandleFunc("POST /internal/v1/contacts/bulk-upsert", f.guard(f.bulkUpsert))
 	mux.HandleFunc("GET /internal/v1/phones/{id}", f.guard(f.phone))
+	mux.HandleFunc("GET /api/v1/contacts", f.guard(f.listContacts))
+	mux.HandleFunc("GET /api/v1/contacts/{id}", f.guard(f.showContact))
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusNotFound, "route_not_found", "The route was not found.", nil)
 	})
@@ -283,6 +285,12 @@ func writeData(w http.ResponseWriter, status int, data any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
 }
 
 func writeError(w http.ResponseWriter, status int, code, message string, details any) {

@@ -16,6 +16,8 @@ const (
 	MsgPhoneInvalid    = "The phone field must be a valid phone number."
 	MsgPhoneTaken      = "The phone has already been taken."
 	MsgExternalIDTaken = "The external id has already been taken."
+	// MsgPhoneFilterInvalid refuses the phone filter of the list.
+	MsgPhoneFilterInvalid = "The phone filter must be a valid phone number."
 )
 
 // tenant is one tenant's data.

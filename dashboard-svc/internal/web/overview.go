@@ -4,15 +4,25 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"sort"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	batches "github.com/paylane/paylane/batch-svc/client"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
 
 // Transactions is what the dashboard asks transactions-svc
 // (transactions-svc/client), with the signed-in user's internal token.
 type Transactions interface {
-	Count(ctx context.Context, token, direction, status string) (int, error)
+	Summary(ctx context.Context, token, direction string, since time.Time) ([]transactions.StatusSum, error)
+	List(ctx context.Context, token, direction string, opts transactions.ListOptions) (*transactions.ItemPage, error)
+	Item(ctx context.Context, token, direction, id string) (*transactions.Item, error)
+	Activity(ctx context.Context, token, direction, id string) (*transactions.Activity, error)
+	Act(ctx context.Context, token, direction, id, action, idempotencyKey string) (*transactions.Item, error)
 }
 
 // Statuses of receivables and payables, in their life's order (contract
@@ -23,18 +33,28 @@ var (
 		"disbursed", "failed", "cancelled", "expired"}
 )
 
-// statusCount is one row of the overview.
+// overviewWindow is the period the overview counts and sums.
+const overviewWindow = 30 * 24 * time.Hour
+
+// statusCount is one row of the overview: the count of a status and the
+// sum of its amounts, one per currency ("$42.00 · €7.00"; empty when none).
 type statusCount struct {
 	Status string
 	Count  int
+	Amount string
 }
 
 // direction is one table of the overview.
 type direction struct {
-	Title  string
-	Rows   []statusCount
-	Total  int
-	Denied bool
+	Title string
+	Path  string
+	// Since is the window's first day (YYYY-MM-DD), the list filter of
+	// the rows' links.
+	Since string
+	Rows  []statusCount
+	Total int
+	// Amount is the sum of every status, per currency.
+	Amount string
 }
 
 const (
@@ -47,8 +67,22 @@ func canOverview(abilities []string) bool {
 	return slices.Contains(abilities, abilityViewReceivables) || slices.Contains(abilities, abilityViewPayables)
 }
 
-// overviewPage counts the tenant's receivables and payables by status,
-// with the user's internal token: the API's gates and tenant scope apply.
+// overviewData is what the overview shows: the counts and amounts by
+// direction, the last batches for a role that reads batches (CanBatches)
+// and the latest failed webhook deliveries.
+type overviewData struct {
+	Tables     []*direction
+	CanBatches bool
+	Batches    []batches.Batch
+	// Failures are the latest failed webhook deliveries, for a role that
+	// reads webhook endpoints (nil for others).
+	Failures *recentFailures
+}
+
+// overviewPage counts the tenant's receivables and payables of the last 30
+// days by status and sums their amounts per currency, one call per
+// direction, and lists the last batches, with the user's internal token:
+// the API's gates and tenant scope apply.
 func (a *App) overviewPage(c *fiber.Ctx) error {
 	u := currentUser(c)
 	if !canOverview(u.Abilities) {
@@ -58,41 +92,71 @@ func (a *App) overviewPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	since := a.now().Add(-overviewWindow)
 	var tables []*direction
 	var jobs []func() error
 	add := func(title, dir, ability string, statuses []string) {
 		if !slices.Contains(u.Abilities, ability) {
 			return
 		}
-		d := &direction{Title: title, Rows: make([]statusCount, len(statuses))}
+		d := &direction{Title: title, Path: Base + "/" + dir + "s", Since: since.UTC().Format(time.DateOnly)}
 		tables = append(tables, d)
-		for i, s := range statuses {
-			d.Rows[i].Status = s
-			jobs = append(jobs, func() error {
-				n, err := a.transactions.Count(c.UserContext(), token, dir, s)
-				d.Rows[i].Count = n
+		jobs = append(jobs, func() error {
+			sums, err := a.transactions.Summary(c.UserContext(), token, dir, since)
+			if err != nil {
 				return err
-			})
-		}
+			}
+			d.fill(statuses, sums)
+			return nil
+		})
 	}
 	add("Receivables", "receivable", abilityViewReceivables, receivableStatuses)
 	add("Payables", "payable", abilityViewPayables, payableStatuses)
-	failures := a.failuresJob(c, token, &jobs)
+	d := overviewData{Tables: tables, CanBatches: canViewBatches(u.Abilities)}
+	jobs = append(jobs, func() (err error) { d.Batches, err = a.recentBatchesOf(c, token); return err })
+	d.Failures = a.failuresJob(c, token, &jobs)
 	if err := runAll(jobs); err != nil {
 		return err
 	}
-	for _, d := range tables {
-		for _, r := range d.Rows {
-			d.Total += r.Count
-		}
-	}
-	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: overviewData{Tables: tables, Failures: failures}})
+	return a.render(c, "overview", page{Title: "Overview", Nav: "overview", Data: d})
 }
 
-// overviewData is what the overview shows.
-type overviewData struct {
-	Tables   []*direction
-	Failures *recentFailures
+// fill makes one row per status, in the statuses' order (a status the
+// service reports that is not listed goes last).
+func (d *direction) fill(statuses []string, sums []transactions.StatusSum) {
+	byStatus := map[string]map[string]int64{}
+	counts := map[string]int{}
+	all := map[string]int64{}
+	for _, s := range sums {
+		if byStatus[s.Status] == nil {
+			byStatus[s.Status] = map[string]int64{}
+		}
+		byStatus[s.Status][s.Currency] += s.Amount
+		counts[s.Status] += s.Count
+		all[s.Currency] += s.Amount
+		d.Total += s.Count
+		if !slices.Contains(statuses, s.Status) {
+			statuses = append(slices.Clip(statuses), s.Status)
+		}
+	}
+	for _, s := range statuses {
+		d.Rows = append(d.Rows, statusCount{Status: s, Count: counts[s], Amount: amounts(byStatus[s])})
+	}
+	d.Amount = amounts(all)
+}
+
+// amounts formats sums per currency, the currencies in alphabetical order.
+func amounts(byCurrency map[string]int64) string {
+	currencies := make([]string, 0, len(byCurrency))
+	for cur := range byCurrency {
+		currencies = append(currencies, cur)
+	}
+	sort.Strings(currencies)
+	parts := make([]string, len(currencies))
+	for i, cur := range currencies {
+		parts[i] = money(byCurrency[cur], cur)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // runAll runs the jobs at once and returns the first error.

@@ -66,7 +66,9 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2 Jan 2006, 15:04 UTC")
 	},
-	"date":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+	"date": func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+	// at is when for a time that is always set.
+	"at":    func(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") },
 	"short": func(a string) string { return strings.TrimPrefix(a, "api:") },
 	"label": func(s string) string {
 		s = strings.ReplaceAll(s, "_", " ")

@@ -1,6 +1,419 @@
 package web
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
-// transactionRoutes are the receivables and payables pages (list with filters, detail with the state history and messages).
-func (a *App) transactionRoutes(in fiber.Router) { _ = in }
+	"github.com/gofiber/fiber/v2"
+
+	contacts "github.com/paylane/paylane/contacts-svc/client"
+	"github.com/paylane/paylane/libs/ids"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
+)
+
+// Abilities of the receivables and payables pages: those of the API routes
+// each page calls (libs/authz, spec section 4).
+const (
+	abilityViewReceivable   = "api:view-receivable"
+	abilityViewPayable      = "api:view-payable"
+	abilityDeleteReceivable = "api:delete-receivable"
+	abilityDeletePayable    = "api:delete-payable"
+	abilityResend           = "api:resend-transaction"
+	abilityUpdateTxn        = "api:update-transaction"
+)
+
+// txPerPage is the page size of the lists.
+const txPerPage = 25
+
+// txKind is what differs between the receivables and payables pages.
+type txKind struct {
+	Direction string // receivable, payable
+	Path      string // /dashboard/receivables
+	Title     string // Receivables
+	Noun      string // receivable
+	ViewAny   string
+	View      string
+	Delete    string
+	Statuses  []string
+}
+
+func txKinds() []txKind {
+	return []txKind{
+		{Direction: transactions.DirectionReceivable, Path: Base + "/receivables", Title: "Receivables", Noun: "receivable",
+			ViewAny: abilityViewReceivables, View: abilityViewReceivable, Delete: abilityDeleteReceivable, Statuses: receivableStatuses},
+		{Direction: transactions.DirectionPayable, Path: Base + "/payables", Title: "Payables", Noun: "payable",
+			ViewAny: abilityViewPayables, View: abilityViewPayable, Delete: abilityDeletePayable, Statuses: payableStatuses},
+	}
+}
+
+// transactionRoutes are the receivables and payables pages (list with
+// filters, detail with the state history and messages, and the lifecycle
+// actions), each behind the ability of the API route it calls.
+func (a *App) transactionRoutes(in fiber.Router) {
+	for _, k := range txKinds() {
+		route := strings.TrimPrefix(k.Path, Base)
+		in.Get(route, a.requireAbility(k.ViewAny), a.txListPage(k))
+		in.Get(route+"/:id", a.requireAbility(k.View), a.txDetailPage(k))
+		in.Post(route+"/:id/cancel", a.requireAbility(k.Delete), a.txAction(k, transactions.ActionCancel))
+		in.Post(route+"/:id/resend-notification", a.requireAbility(abilityResend), a.txAction(k, transactions.ActionResendNotification))
+		in.Post(route+"/:id/expire", a.requireAbility(abilityUpdateTxn), a.txAction(k, transactions.ActionExpire))
+	}
+}
+
+// txFilter is the list's filter form, as the user typed it.
+type txFilter struct {
+	Status    string
+	Contact   string
+	Reference string
+	Since     string
+}
+
+// query is the filter as URL parameters, with page when above 1.
+func (f txFilter) query(page int) string {
+	q := url.Values{}
+	for k, v := range map[string]string{"status": f.Status, "contact": f.Contact, "reference": f.Reference, "since": f.Since} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if page > 1 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+// txRow is a row of a list.
+type txRow struct {
+	ID        string
+	Href      string
+	Reference string
+	Contact   string
+	ContactID string
+	Amount    string
+	Status    string
+	Created   *time.Time
+	Due       string
+}
+
+type txListData struct {
+	Kind     txKind
+	Filter   txFilter
+	Filtered bool
+	Rows     []txRow
+	Total    int
+	Page     int
+	LastPage int
+	Prev     string
+	Next     string
+	CanView  bool
+}
+
+// parseTxFilter reads the filters and page of a list; what is malformed is
+// named in the errors and never sent to transactions-svc.
+func parseTxFilter(c *fiber.Ctx, k txKind) (txFilter, transactions.ListOptions, int, map[string]string) {
+	f := txFilter{Status: c.Query("status"), Contact: strings.TrimSpace(c.Query("contact")),
+		Reference: strings.TrimSpace(c.Query("reference")), Since: strings.TrimSpace(c.Query("since"))}
+	opts := transactions.ListOptions{PerPage: txPerPage}
+	errs := map[string]string{}
+	if f.Status != "" && !slices.Contains(k.Statuses, f.Status) {
+		errs["status"] = "Choose a status from the list."
+		f.Status = ""
+	}
+	opts.Status = f.Status
+	if f.Contact != "" {
+		if id := strings.ToUpper(f.Contact); ids.Valid(id) {
+			opts.ContactID = id
+		} else {
+			errs["contact"] = "Enter a contact ID: 26 letters and digits, as on the contact's page."
+		}
+	}
+	if f.Reference != "" {
+		if !printable(f.Reference) || utf8.RuneCountInString(f.Reference) > 191 {
+			errs["reference"] = "Enter a reference of at most 191 characters."
+		} else {
+			opts.ExternalID = f.Reference
+		}
+	}
+	if f.Since != "" {
+		if t, err := time.Parse(time.DateOnly, f.Since); err == nil {
+			opts.CreatedSince = &t
+		} else {
+			errs["since"] = "Enter a date as YYYY-MM-DD."
+		}
+	}
+	page := 1
+	if p := c.Query("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1_000_000 {
+			errs["page"] = "This page number does not exist."
+		} else {
+			page = n
+		}
+	}
+	opts.Page = page
+	// A refused value is shown back for correction only when it is short,
+	// readable text.
+	for _, v := range []*string{&f.Contact, &f.Reference, &f.Since} {
+		if !printable(*v) || utf8.RuneCountInString(*v) > 191 {
+			*v = ""
+		}
+	}
+	return f, opts, page, errs
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// txListPage lists the tenant's receivables or payables, newest first,
+// through the API's list route.
+func (a *App) txListPage(k txKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		f, opts, pageNo, errs := parseTxFilter(c, k)
+		d := txListData{Kind: k, Filter: f, Filtered: f != (txFilter{}), Page: pageNo,
+			CanView: slices.Contains(currentUser(c).Abilities, k.View)}
+		p := page{Title: k.Title, Nav: k.Noun + "s", Data: &d}
+		if len(errs) > 0 {
+			c.Status(http.StatusUnprocessableEntity)
+			p.Errors = errs
+			return a.render(c, "transactions", p)
+		}
+		token, err := a.userToken(c)
+		if err != nil {
+			return err
+		}
+		res, err := a.transactions.List(c.UserContext(), token, k.Direction, opts)
+		if fields, ok := validation(err); ok {
+			c.Status(http.StatusUnprocessableEntity)
+			p.Errors = listFieldErrors(fields)
+			return a.render(c, "transactions", p)
+		}
+		if err != nil {
+			return peerPageError(err)
+		}
+		d.Total, d.LastPage = res.Total, res.LastPage
+		names := a.contactNames(c, token, res.Items)
+		for _, it := range res.Items {
+			d.Rows = append(d.Rows, txRow{ID: it.ID, Href: k.Path + "/" + it.ID, Reference: deref(it.ExternalID),
+				Contact: names[it.ContactID], ContactID: it.ContactID, Amount: money(it.Amount, it.Currency),
+				Status: it.Status, Created: &it.CreatedAt, Due: dueOf(it)})
+		}
+		if pageNo > 1 {
+			d.Prev = k.Path + f.query(min(pageNo-1, max(res.LastPage, 1)))
+		}
+		if pageNo < res.LastPage {
+			d.Next = k.Path + f.query(pageNo+1)
+		}
+		return a.render(c, "transactions", p)
+	}
+}
+
+// listFieldErrors names the API's query parameters as the form's fields.
+func listFieldErrors(fields map[string]string) map[string]string {
+	names := map[string]string{"contact_id": "contact", "external_id": "reference", "created_since": "since"}
+	out := map[string]string{}
+	for k, v := range fields {
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// dueOf is the due date, else when the link expires.
+func dueOf(it transactions.Item) string {
+	if it.DueDate != nil {
+		if t, err := time.Parse(time.DateOnly, *it.DueDate); err == nil {
+			return "Due " + t.Format("2 Jan 2006")
+		}
+		return "Due " + *it.DueDate
+	}
+	if it.LinkExpiresAt != nil {
+		return "Link expires " + it.LinkExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC")
+	}
+	return ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// peerPageError turns a refusal of transactions-svc into the page it means.
+func peerPageError(err error) error {
+	switch transactions.StatusOf(err) {
+	case http.StatusForbidden:
+		return &pageError{status: http.StatusForbidden}
+	case http.StatusNotFound:
+		return &pageError{status: http.StatusNotFound}
+	}
+	return err
+}
+
+// contactReader reads one contact (contacts-svc/client's Contact).
+type contactReader interface {
+	Contact(ctx context.Context, token, id string) (*contacts.Contact, error)
+}
+
+// contactNames returns the names of the items' contacts, looked up at once,
+// when the user's role reads contacts (api:view-contact, as the API's
+// GET /contacts/{id}). A contact that cannot be read is left out: the page
+// shows its id.
+func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item) map[string]string {
+	names := map[string]string{}
+	reader, ok := a.contacts.(contactReader)
+	if !ok || !slices.Contains(currentUser(c).Abilities, abilityViewContact) {
+		return names
+	}
+	var list []string
+	for _, it := range items {
+		if !slices.Contains(list, it.ContactID) {
+			list = append(list, it.ContactID)
+		}
+	}
+	found := make([]string, len(list))
+	jobs := make([]func() error, len(list))
+	for i, id := range list {
+		jobs[i] = func() error {
+			if ct, err := reader.Contact(c.UserContext(), token, id); err == nil {
+				found[i] = strings.TrimSpace(deref(ct.FirstName) + " " + deref(ct.LastName))
+			}
+			return nil
+		}
+	}
+	_ = runAll(jobs)
+	for i, id := range list {
+		if found[i] != "" {
+			names[id] = found[i]
+		}
+	}
+	return names
+}
+
+// txDetail is the detail page's data.
+type txDetail struct {
+	Kind      txKind
+	Item      *transactions.Item
+	Amount    string
+	Contact   string
+	Due       string
+	Activity  *transactions.Activity
+	CanCancel bool
+	CanResend bool
+	CanExpire bool
+}
+
+// Stamp formats a time as the pages do ("2 Jan 2006, 15:04 UTC").
+func (txDetail) Stamp(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") }
+
+// txDetailPage shows a receivable or payable, its state history and its
+// messages, with the actions the user's role allows.
+func (a *App) txDetailPage(k txKind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id := c.Params("id")
+		if !ids.Valid(id) {
+			return &pageError{status: http.StatusNotFound}
+		}
+		return a.renderTxDetail(c, k, id, page{Notice: txNotice(k, c.Query("done"))})
+	}
+}
+
+// renderTxDetail reads the item and its activity and renders the detail
+// page with p's status, notice and errors.
+func (a *App) renderTxDetail(c *fiber.Ctx, k txKind, id string, p page) error {
+	token, err := a.userToken(c)
+	if err != nil {
+		return err
+	}
+	var (
+		it  *transactions.Item
+		act *transactions.Activity
+	)
+	err = runAll([]func() error{
+		func() (err error) { it, err = a.transactions.Item(c.UserContext(), token, k.Direction, id); return },
+		func() (err error) {
+			act, err = a.transactions.Activity(c.UserContext(), token, k.Direction, id)
+			return
+		},
+	})
+	if err != nil {
+		return peerPageError(err)
+	}
+	u := currentUser(c)
+	d := txDetail{Kind: k, Item: it, Amount: money(it.Amount, it.Currency), Due: dueOf(*it), Activity: act,
+		Contact:   a.contactNames(c, token, []transactions.Item{*it})[it.ContactID],
+		CanCancel: slices.Contains(u.Abilities, k.Delete), CanResend: slices.Contains(u.Abilities, abilityResend),
+		CanExpire: slices.Contains(u.Abilities, abilityUpdateTxn)}
+	p.Title, p.Nav, p.Data = strings.ToUpper(k.Noun[:1])+k.Noun[1:]+" "+titleRef(it), k.Noun+"s", &d
+	return a.render(c, "transaction", p)
+}
+
+// titleRef names an item in a title: its reference, else its id.
+func titleRef(it *transactions.Item) string {
+	if it.ExternalID != nil {
+		return *it.ExternalID
+	}
+	return it.ID
+}
+
+// txNotice is what a finished action says on the detail page.
+func txNotice(k txKind, done string) string {
+	switch done {
+	case transactions.ActionCancel:
+		return "The " + k.Noun + " is cancelled."
+	case transactions.ActionResendNotification:
+		return "The SMS is sent again to the contact."
+	case transactions.ActionExpire:
+		return "The " + k.Noun + "'s link has expired."
+	}
+	return ""
+}
+
+// txAction runs a lifecycle action through the API's own route (its gate,
+// state machine, events and webhooks) with the form's Idempotency-Key,
+// then shows the detail again. A refused transition re-renders the detail
+// with the service's status and message.
+func (a *App) txAction(k txKind, action string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id := c.Params("id")
+		if !ids.Valid(id) {
+			return &pageError{status: http.StatusNotFound}
+		}
+		token, err := a.userToken(c)
+		if err != nil {
+			return err
+		}
+		_, err = a.transactions.Act(c.UserContext(), token, k.Direction, id, action, formIdempotencyKey(c))
+		var e *transactions.Error
+		switch {
+		case err == nil:
+			return c.Redirect(k.Path+"/"+id+"?done="+action, http.StatusSeeOther)
+		case errors.As(err, &e) && (e.Status == http.StatusConflict || e.Status == http.StatusUnprocessableEntity):
+			c.Status(e.Status)
+			msg := e.Message
+			if msg == "" {
+				msg = "Paylane refused this action for the " + k.Noun + " in its current status."
+			}
+			return a.renderTxDetail(c, k, id, page{Errors: map[string]string{"form": msg}})
+		}
+		return peerPageError(err)
+	}
+}

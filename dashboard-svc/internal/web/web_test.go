@@ -18,6 +18,7 @@ import (
 	identity "github.com/paylane/paylane/identity-svc/client"
 	"github.com/paylane/paylane/identity-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/testkit"
+	transactions "github.com/paylane/paylane/transactions-svc/client"
 	webhooks "github.com/paylane/paylane/webhook-svc/client"
 )
 
@@ -34,8 +35,10 @@ type env struct {
 	identity *clienttest.Users
 	store    *store.Store
 	clock    *time.Time
-	txns     *countingTransactions
+	txns     *fakeTransactions
 	hooks    *fakeWebhooks
+	contacts *fakeContacts
+	batches  *fakeBatches
 }
 
 // fakeWebhooks stands in for webhook-svc: endpoints kept per internal
@@ -66,22 +69,6 @@ func (f *fakeWebhooks) CreateEndpoint(_ context.Context, token, key string, in w
 	return &e, nil
 }
 
-// countingTransactions stands in for transactions-svc's counts: it answers
-// the counts set for a direction and status, and only to the internal
-// token identity-svc issued for the signed-in user.
-type countingTransactions struct {
-	mu     sync.Mutex
-	counts map[string]int // "<direction>/<status>" → count
-	tokens []string
-}
-
-func (c *countingTransactions) Count(_ context.Context, token, direction, status string) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.tokens = append(c.tokens, token)
-	return c.counts[direction+"/"+status], nil
-}
-
 // member is a user of the tenant that signs in with the test password.
 type member struct{ email, name, role string }
 
@@ -91,7 +78,7 @@ func newEnv(t *testing.T, members ...member) *env {
 	pool := pg.Pool(t, pg.Database(t, "dashboard", migrations.Sets()...))
 	fake := clienttest.NewUsers(t)
 	now := time.Now()
-	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: &countingTransactions{counts: map[string]int{}},
+	e := &env{identity: fake, store: store.New(pool), clock: &now, txns: newFakeTransactions(),
 		hooks: &fakeWebhooks{byToken: map[string][]webhooks.Endpoint{}}}
 	app, err := web.New(web.Options{
 		Identity:     identity.NewWithSecret(fake.URL, clienttest.UsersSecret, nil),
@@ -99,6 +86,8 @@ func newEnv(t *testing.T, members ...member) *env {
 		Webhooks:     e.hooks,
 		Sessions:     e.store,
 		Now:          func() time.Time { return *e.clock },
+		Contacts:     newFakeContacts(e),
+		Batches:      newFakeBatches(e),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -436,14 +425,20 @@ func TestOverview(t *testing.T) {
 	e := newEnv(t)
 	fin, _ := e.identity.AddUser(tenant, "fin@example.com", "Fin", "finance", password)
 	e.identity.AddUser(tenant, "sup@example.com", "Sup", "support", password)
-	e.txns.counts["receivable/paid"] = 7
-	e.txns.counts["receivable/pending"] = 3
+	e.txns.sums["receivable"] = []transactions.StatusSum{
+		{Status: "paid", Currency: "USD", Count: 7, Amount: 420000},
+		{Status: "paid", Currency: "EUR", Count: 1, Amount: 700},
+		{Status: "pending", Currency: "USD", Count: 3, Amount: 1250},
+	}
 	b := e.signedIn(t, "fin@example.com")
 	if a := b.get(t, "/dashboard"); a.header.Get("Location") != "/dashboard/overview" {
 		t.Errorf("finance home goes to %q, want the overview", a.header.Get("Location"))
 	}
 	a := b.open(t, "/dashboard/overview")
-	for _, want := range []string{"Receivables", "10 in all", `<span class="status-paid">Paid</span></td><td data-label="Count" class="num">7</td>`} {
+	for _, want := range []string{"Receivables", "Last 30 days", "11 in all · €7.00 · $4,212.50",
+		`>Paid</a></td><td data-label="Count" class="num">8</td><td data-label="Amount" class="num">€7.00 · $4,200.00</td>`,
+		`>Pending</a></td><td data-label="Count" class="num">3</td><td data-label="Amount" class="num">$12.50</td>`,
+		`>Failed</a></td><td data-label="Count" class="num">0</td>`} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("overview lacks %q:\n%s", want, a.body)
 		}
@@ -451,11 +446,11 @@ func TestOverview(t *testing.T) {
 	if strings.Contains(a.body, "Payables") {
 		t.Error("finance's fake role cannot read payables, yet the overview shows them")
 	}
-	for _, tok := range e.txns.tokens {
-		if tok != clienttest.UserTokenOf(tenant, fin.ID) {
-			t.Fatalf("counted with token %q, want the user's internal token", tok)
-		}
+	wantSince := e.clock.Add(-30 * 24 * time.Hour)
+	if calls := e.txns.summaryCalls(); len(calls) != 1 || !calls[0].Equal(wantSince) {
+		t.Errorf("summary calls since %v, want one since %v (30 days ago)", calls, wantSince)
 	}
+	e.txns.wantTokens(t, clienttest.UserTokenOf(tenant, fin.ID))
 	s := e.signedIn(t, "sup@example.com")
 	s.wantGet(t, "/dashboard/overview", http.StatusForbidden, "support (no view-any-receivable in the fake role) overview")
 }

@@ -24,9 +24,6 @@ func deliveryStatuses() []string {
 // deliveriesPerPage is the delivery history's page size.
 const deliveriesPerPage = 20
 
-// maxPage bounds the page number a link may ask for.
-const maxPage = 100000
-
 // deliveryFilter is the delivery history's query: filters and page.
 type deliveryFilter struct {
 	Status    string
@@ -67,7 +64,7 @@ func parseDeliveryFilter(c *fiber.Ctx) (deliveryFilter, map[string]string) {
 	}
 	if raw := c.Query("page"); raw != "" {
 		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > maxPage {
+		if err != nil || n < 1 || n > maxPage { // maxPage: contacts.go
 			errs["page"] = "The page must be a whole number from 1."
 		} else {
 			f.Page = n

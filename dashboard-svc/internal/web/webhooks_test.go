@@ -30,7 +30,7 @@ type webhookDetail struct {
 
 type webhookWrite struct{ what, token, key, id string }
 
-func notFound() error {
+func endpointNotFound() error {
 	return &webhooks.Error{Status: http.StatusNotFound, Code: "resource_not_found"}
 }
 
@@ -60,7 +60,7 @@ func (f *fakeWebhooks) addEndpoint(token string, e webhooks.Endpoint, n int) {
 func (f *fakeWebhooks) endpoint(token, id string) (*webhooks.Endpoint, error) {
 	e := f.detail.endpoints[id]
 	if e == nil || f.detail.owners[id] != token {
-		return nil, notFound()
+		return nil, endpointNotFound()
 	}
 	return e, nil
 }

@@ -12,10 +12,11 @@ import (
 // MessagesConsumer names the consumer of message.* events in the inbox.
 const MessagesConsumer = "transactions-svc.messages"
 
-// ApplyMessage keeps a transaction's latest_message from a message.* event
-// of optin-svc. Redeliveries are skipped (inbox), and news older than what
-// the transaction shows is ignored. Events about no transaction of this
-// service need nothing.
+// ApplyMessage keeps a transaction's latest_message, and the state of the
+// notification the message was sent for, from a message.* event of
+// optin-svc. Redeliveries are skipped (inbox), and news older than what the
+// transaction shows is ignored. Events about no transaction of this service
+// need nothing.
 func (a *App) ApplyMessage(ctx context.Context, env events.Envelope) error {
 	if !strings.HasPrefix(env.Type, "message.") || env.TenantID == "" {
 		return nil
@@ -35,6 +36,10 @@ func (a *App) ApplyMessage(ctx context.Context, env events.Envelope) error {
 		_, err = tx.SetLatestMessage(ctx, m.TransactionID, store.LatestMessage{
 			ID: m.ID, Status: m.Status, Channel: m.Channel, SentAt: m.SentAt, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
 		})
-		return err
+		if err != nil || m.NotificationID == "" {
+			return err
+		}
+		// The message's own state, shown with the item's messages.
+		return tx.SetMessageState(ctx, m.NotificationID, m.Status, m.SentAt, m.UpdatedAt)
 	})
 }

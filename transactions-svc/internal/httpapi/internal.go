@@ -21,7 +21,10 @@ import (
 // transaction's status; for batch-svc, with a token of the tenant, bulk
 // create a chunk of a batch and count campaign steps; for optin-svc, with a
 // service token of the tenant, read the number and text of a notification
-// whose notification.requested event it consumes. Each checks the
+// whose notification.requested event it consumes; for dashboard-svc, with
+// the signed-in user's token, a receivable's or payable's activity (state
+// history and messages) and the per-status counts and amount sums of the
+// overview. Each checks the
 // ability of the direction it acts on (create or view). The gateway never
 // routes /internal. Bulk creates carry no Idempotency-Key: each row is
 // recorded under (batch id, row index) instead.
@@ -34,6 +37,11 @@ func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem func(i
 	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
 	g.Get("/campaigns/steps", h.campaignSteps)
 	g.Get("/notifications/:notification", h.notification)
+	for _, d := range []txn.Direction{txn.Receivable, txn.Payable} {
+		res := string(d)
+		g.Get("/"+res+"s/summary", authz.Require("api:view-any-"+res), h.summary(d))
+		g.Get("/"+res+"s/:id/activity", authz.Require("api:view-"+res), h.activity(d))
+	}
 }
 
 // notification answers GET /internal/v1/notifications/{id} with
