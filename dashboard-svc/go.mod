@@ -22,6 +22,7 @@ require (
 	github.com/paylane/paylane/optin-svc/client v0.0.0
 	github.com/paylane/paylane/transactions-svc/client v0.0.0
 	github.com/paylane/paylane/webhook-svc/client v0.0.0
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 )
 
 require (

@@ -1,6 +1,7 @@
 // Package client is what other services import to call optin-svc: the
 // opt-in status and consents of a contact, which contacts-svc shows on a
-// single contact read.
+// single contact read, and the opt-in codes, consents and suppression list
+// the tenant dashboard shows and edits (dashboard.go).
 //
 // Calls go through a circuit breaker per tenant (libs/breaker, the tenant
 // of the token): after five consecutive failures of a tenant's calls
@@ -104,11 +105,7 @@ func (c *Client) OptInStatus(ctx context.Context, token, contactID, phone string
 	}
 	consents := make([]Consent, len(out.Data.Consents))
 	for i, k := range out.Data.Consents {
-		consents[i] = Consent{ID: k.ID, ContactID: k.ContactID, Status: k.Status, Channel: k.Channel,
-			ConsentedAt: k.ConsentedAt, ConfirmedAt: k.ConfirmedAt, RevokedAt: k.RevokedAt, CreatedAt: k.CreatedAt}
-		if k.OptInCodeID != nil {
-			consents[i].OptInCodeID = *k.OptInCodeID
-		}
+		consents[i] = k.consent()
 	}
 	return out.Data.Status, consents, nil
 }

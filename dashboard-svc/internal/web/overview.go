@@ -68,20 +68,20 @@ func canOverview(abilities []string) bool {
 }
 
 // overviewData is what the overview shows: the counts and amounts by
-// direction, the last batches for a role that reads batches (CanBatches)
-// and the latest failed webhook deliveries.
+// direction, and the last batches for a role that reads batches
+// (CanBatches).
 type overviewData struct {
 	Tables     []*direction
 	CanBatches bool
 	Batches    []batches.Batch
-	// Failures are the latest failed webhook deliveries, for a role that
-	// reads webhook endpoints (nil for others).
+	// Failures are the recent failed webhook deliveries (nil for a role
+	// that does not read webhooks).
 	Failures *recentFailures
 }
 
 // overviewPage counts the tenant's receivables and payables of the last 30
 // days by status and sums their amounts per currency, one call per
-// direction, and lists the last batches, with the user's internal token:
+// direction, and lists the last batches and failed webhook deliveries, with the user's internal token:
 // the API's gates and tenant scope apply.
 func (a *App) overviewPage(c *fiber.Ctx) error {
 	u := currentUser(c)

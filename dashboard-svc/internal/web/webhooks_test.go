@@ -30,10 +30,6 @@ type webhookDetail struct {
 
 type webhookWrite struct{ what, token, key, id string }
 
-func endpointNotFound() error {
-	return &webhooks.Error{Status: http.StatusNotFound, Code: "resource_not_found"}
-}
-
 // addEndpoint gives token's tenant an endpoint with n deliveries.
 func (f *fakeWebhooks) addEndpoint(token string, e webhooks.Endpoint, n int) {
 	f.mu.Lock()
@@ -60,7 +56,7 @@ func (f *fakeWebhooks) addEndpoint(token string, e webhooks.Endpoint, n int) {
 func (f *fakeWebhooks) endpoint(token, id string) (*webhooks.Endpoint, error) {
 	e := f.detail.endpoints[id]
 	if e == nil || f.detail.owners[id] != token {
-		return nil, endpointNotFound()
+		return nil, notFound()
 	}
 	return e, nil
 }

@@ -31,8 +31,10 @@ type CodeInput struct {
 	IsLive *bool
 }
 
-// CreateCode creates an opt-in code of a tenant that identity-svc knows.
-func (a *App) CreateCode(ctx context.Context, tenantID string, in CodeInput) (optin.Code, error) {
+// CreateCode creates an opt-in code of a tenant that identity-svc knows,
+// in the request's write transaction wtx (the zero Tx for a write of its
+// own).
+func (a *App) CreateCode(ctx context.Context, wtx idempotency.Tx, tenantID string, in CodeInput) (optin.Code, error) {
 	in.Name = strings.TrimSpace(in.Name)
 	switch {
 	case in.Name == "":
@@ -49,7 +51,7 @@ func (a *App) CreateCode(ctx context.Context, tenantID string, in CodeInput) (op
 	var err error
 	for range codeAttempts {
 		c.Code = optin.NewPublicCode()
-		err = a.store.Write(ctx, idempotency.Tx{}, tenantID, func(tx *store.Tx) error {
+		err = a.store.Write(ctx, wtx, tenantID, func(tx *store.Tx) error {
 			c.IsDefault = orDefault(in.IsDefault, false)
 			if in.IsDefault == nil {
 				has, err := tx.HasDefaultCode(ctx)
@@ -60,7 +62,9 @@ func (a *App) CreateCode(ctx context.Context, tenantID string, in CodeInput) (op
 			}
 			return tx.InsertCode(ctx, c)
 		})
-		if !errors.Is(err, optin.ErrDuplicateCode) {
+		// A failed insert spoils a request's transaction: draw again only
+		// in a transaction of its own.
+		if !errors.Is(err, optin.ErrDuplicateCode) || wtx.TenantID() != "" {
 			break
 		}
 	}
@@ -108,4 +112,17 @@ func orDefault(b *bool, def bool) bool {
 		return def
 	}
 	return *b
+}
+
+// CodeConsentCounts returns, per opt-in code of the tenant, how many of its
+// consents are confirmed, pending and revoked; a code without consents is
+// absent.
+func (a *App) CodeConsentCounts(ctx context.Context, scope Scope) (map[string]store.ConsentCounts, error) {
+	var out map[string]store.ConsentCounts
+	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
+		var err error
+		out, err = tx.ConsentCountsByCode(ctx)
+		return err
+	})
+	return out, err
 }

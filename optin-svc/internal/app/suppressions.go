@@ -129,6 +129,25 @@ func (a *App) DeleteSuppression(ctx context.Context, scope Scope, number, channe
 	})
 }
 
+// DeleteSuppressionByID lifts the entry with id as DeleteSuppression lifts
+// it by number: for the dashboard, whose list shows only the last four
+// digits of the numbers. An unknown id is ErrNotFound.
+func (a *App) DeleteSuppressionByID(ctx context.Context, scope Scope, id string) error {
+	if !ids.Valid(id) {
+		return optin.ErrNotFound
+	}
+	return a.store.Write(ctx, scope.Tx, scope.TenantID, func(tx *store.Tx) error {
+		entry, err := tx.SuppressionByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := entry.CanDeleteThroughAPI(); err != nil {
+			return err
+		}
+		return a.unsuppress(ctx, tx, entry, scope.RequestID)
+	})
+}
+
 // unsuppress deletes entry in tx and announces it.
 func (a *App) unsuppress(ctx context.Context, tx *store.Tx, entry optin.Suppression, requestID string) error {
 	if err := tx.DeleteSuppression(ctx, entry.ID); err != nil {

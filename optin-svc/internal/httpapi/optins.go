@@ -9,6 +9,7 @@ import (
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
@@ -115,7 +116,7 @@ func (h *Handlers) createCode(c *fiber.Ctx) error {
 	if err := httpx.Decode(c, &body); err != nil {
 		return err
 	}
-	code, err := h.app.CreateCode(c.UserContext(), tenant, app.CodeInput(body))
+	code, err := h.app.CreateCode(c.UserContext(), idempotency.Tx{}, tenant, app.CodeInput(body))
 	if err != nil {
 		return err
 	}

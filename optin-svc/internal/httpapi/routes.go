@@ -75,6 +75,7 @@ func Register(r fiber.Router, d Deps) {
 	// tenant they act for; the gateway never routes /internal.
 	internal := r.Group("/internal/v1", authz.Middleware(d.Verifier))
 	internal.Get("/contacts/:contact/opt-in", h.contactOptIn)
+	h.dashboardRoutes(internal, idem)
 
 	admin := r.Group("/admin/v1/tenants/:tenant", requireAdmin(d.AdminToken))
 	admin.Get("/messages", h.listMessages)

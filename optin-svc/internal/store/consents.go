@@ -96,3 +96,43 @@ func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset in
 	list, err := collectConsents(rows, "listing consents")
 	return list, total, err
 }
+
+// ConsentCounts are how many consents of an opt-in code are in each status.
+type ConsentCounts struct {
+	Confirmed, Pending, Revoked int
+}
+
+// ConsentCountsByCode returns the counts of the tenant's consents per
+// opt-in code; a code without consents is absent.
+func (t *Tx) ConsentCountsByCode(ctx context.Context) (map[string]ConsentCounts, error) {
+	rows, err := t.tx.Query(ctx, `SELECT opt_in_code_id, status, count(*) FROM consents
+		WHERE opt_in_code_id IS NOT NULL GROUP BY opt_in_code_id, status`)
+	if err != nil {
+		return nil, fmt.Errorf("counting consents per code: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]ConsentCounts{}
+	for rows.Next() {
+		var (
+			code, status string
+			n            int
+		)
+		if err := rows.Scan(&code, &status, &n); err != nil {
+			return nil, fmt.Errorf("counting consents per code: %w", err)
+		}
+		c := out[code]
+		switch status {
+		case optin.ConsentConfirmed:
+			c.Confirmed = n
+		case optin.ConsentPending:
+			c.Pending = n
+		case optin.ConsentRevoked:
+			c.Revoked = n
+		}
+		out[code] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counting consents per code: %w", err)
+	}
+	return out, nil
+}

@@ -62,6 +62,19 @@ func (t *Tx) Suppression(ctx context.Context, phone, channel string, forUpdate b
 	return s, nil
 }
 
+// SuppressionByID returns an entry by its id (ErrNotFound when none),
+// locked until the transaction ends.
+func (t *Tx) SuppressionByID(ctx context.Context, id string) (optin.Suppression, error) {
+	s, err := scanSuppression(t.tx.QueryRow(ctx, `SELECT `+suppressionColumns+` FROM suppressions WHERE id = $1 FOR UPDATE`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return optin.Suppression{}, optin.ErrNotFound
+	}
+	if err != nil {
+		return optin.Suppression{}, fmt.Errorf("reading suppression: %w", err)
+	}
+	return s, nil
+}
+
 // isSuppressedSQL answers whether a number ($1) is suppressed on a channel ($2).
 const isSuppressedSQL = `SELECT EXISTS (SELECT 1 FROM suppressions WHERE phone = $1 AND channel = $2)`
 
