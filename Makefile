@@ -4,7 +4,7 @@ GO ?= go
 PKGS := github.com/paylane/paylane/...
 PG_BIN ?= /usr/lib/postgresql/15/bin
 
-.PHONY: run test bench chaos fuzz reset lint deps build sdk
+.PHONY: run test bench bench-scale chaos fuzz reset lint deps build sdk
 
 ## deps: install what the stack and the tests need when it is missing (Debian, root or sudo):
 ## PostgreSQL (the stack's databases), redis-server (shared rate limits), chromium (hosted-page checks),
@@ -42,6 +42,11 @@ test: deps
 bench: deps
 	$(GO) run github.com/paylane/paylane/bench/cmd/bench
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PKGS)
+
+## bench-scale: the data-growth table (docs/benchmarks.md, "Data growth"): lists and searches of a tenant of
+## a million contacts and receivables (loaded with COPY) against a tenant of 10,000; about 5 minutes.
+bench-scale: deps
+	$(GO) run github.com/paylane/paylane/bench/cmd/bench -only scale
 
 ## chaos: fault scenarios under load against the stack in process mode (docs/reliability.md);
 ## fails on any write answered 2xx and then lost. Not part of `make test`. SCENARIOS=kill,kafka picks some.

@@ -50,13 +50,18 @@ func (b *bench) loadRun(ctx context.Context, name string, expect int, req load.R
 
 // loadRunFor is loadRun with a measured window of d.
 func (b *bench) loadRunFor(ctx context.Context, name string, expect int, req load.Request, d time.Duration) (measured, error) {
-	b.logf("%s: %d connections, %s warm-up, %s measured", name, b.cfg.conns, b.cfg.warmup, d)
+	return b.loadRunWith(ctx, name, expect, req, b.cfg.conns, d)
+}
+
+// loadRunWith is loadRun with conns connections and a measured window of d.
+func (b *bench) loadRunWith(ctx context.Context, name string, expect int, req load.Request, conns int, d time.Duration) (measured, error) {
+	b.logf("%s: %d connections, %s warm-up, %s measured", name, conns, b.cfg.warmup, d)
 	var (
 		m      measured
 		cpuErr error
 	)
 	res, err := load.Run(ctx, load.Options{
-		Client: b.client, Workers: b.cfg.conns, Warmup: b.cfg.warmup, Duration: d,
+		Client: b.client, Workers: conns, Warmup: b.cfg.warmup, Duration: d,
 		Request: req, Expect: expect,
 		Window: func() func() {
 			start, startPG, err := b.cpu()

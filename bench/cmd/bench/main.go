@@ -8,6 +8,10 @@
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-rounds 3] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
 //	      [-whatif-idle-conns n] [-whatif-pipeline]
+//	bench -only scale [-scale-rows 1000000] [-duration 10s]
+//
+// The data-growth benchmark (-only scale) prints a table of its own; it
+// runs only when -only names it.
 //
 // It exits 0 when the table is printed, targets met or not; non-zero only
 // when the harness itself fails.
@@ -22,8 +26,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/paylane/paylane/bench/internal/report"
 )
 
 // config are the command's flags.
@@ -39,6 +41,8 @@ type config struct {
 	keep, verbose bool
 	// only, when not empty, names the benchmarks to run.
 	only map[string]bool
+	// scaleRows is the size of the data-growth benchmark's large tenant.
+	scaleRows int
 	// whatifPipeline adds the bare runs of the POST's statements, one round
 	// trip each and pipelined, to the write benchmark.
 	whatifPipeline bool
@@ -47,9 +51,13 @@ type config struct {
 	whatifIdleConns int
 }
 
-// selected reports whether benchmark name runs.
+// selected reports whether benchmark name runs: every one but scale when
+// -only is not set.
 func (c config) selected(name string) bool {
-	return len(c.only) == 0 || c.only[name]
+	if len(c.only) == 0 {
+		return name != "scale"
+	}
+	return c.only[name]
 }
 
 func main() {
@@ -59,14 +67,11 @@ func main() {
 	if err != nil {
 		os.Exit(2)
 	}
-	rows, err := run(ctx, cfg)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		stop()
-		os.Exit(1)
+	out, err := run(ctx, cfg)
+	if err == nil {
+		err = out.print(os.Stdout)
 	}
-	fmt.Println()
-	if err := report.Print(os.Stdout, rows); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
 		os.Exit(1)
@@ -81,12 +86,13 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured window of each load run")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "the write benchmark alternates product and baseline this many times, each window -duration/-rounds")
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
+	fs.IntVar(&cfg.scaleRows, "scale-rows", 1_000_000, "contacts and receivables of the data-growth benchmark's large tenant")
 	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
 	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
 	fs.StringVar(&cfg.profileDir, "profile", "", "write CPU profiles (pprof, from the internal listeners) into this directory")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
 	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
-	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint (default all)")
+	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint, scale (default all but scale)")
 	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
 		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
@@ -103,8 +109,8 @@ func parseFlags(args []string) (config, error) {
 		fmt.Fprintln(fs.Output(), err)
 		return config{}, flag.ErrHelp
 	}
-	if cfg.conns < 1 || cfg.dbConns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 || cfg.rounds < 1 {
-		fmt.Fprintln(fs.Output(), "-conns, -db-conns, -contacts and -rounds must be positive, -duration positive, -warmup not negative")
+	if cfg.conns < 1 || cfg.dbConns < 1 || cfg.duration <= 0 || cfg.warmup < 0 || cfg.contacts < 1 || cfg.rounds < 1 || cfg.scaleRows < 100 {
+		fmt.Fprintln(fs.Output(), "-conns, -db-conns, -contacts and -rounds must be positive, -scale-rows at least 100, -duration positive, -warmup not negative")
 		return config{}, flag.ErrHelp
 	}
 	return cfg, nil
@@ -115,7 +121,7 @@ func parseOnly(list string) (map[string]bool, error) {
 	if list == "" {
 		return nil, nil
 	}
-	known := map[string]bool{"read": true, "write": true, "batch": true, "webhooks": true, "footprint": true}
+	known := map[string]bool{"read": true, "write": true, "batch": true, "webhooks": true, "footprint": true, "scale": true}
 	out := map[string]bool{}
 	for name := range strings.SplitSeq(list, ",") {
 		name = strings.TrimSpace(name)

@@ -40,13 +40,37 @@ type bench struct {
 	writeBaseline measured
 }
 
-// run starts the stack, runs every benchmark and returns the table's rows.
+// output is what a run prints: the table of the benchmarks against their
+// baselines, and the tables of their own (data growth).
+type output struct {
+	rows   []report.Row
+	tables []report.Table
+}
+
+// print writes the tables that have rows.
+func (o output) print(w io.Writer) error {
+	if len(o.rows) > 0 {
+		fmt.Fprintln(w)
+		if err := report.Print(w, o.rows); err != nil {
+			return err
+		}
+	}
+	for _, t := range o.tables {
+		fmt.Fprintln(w)
+		if err := report.PrintTable(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run starts the stack, runs every benchmark and returns the tables.
 // The temporary root is removed afterwards unless -keep is set or the run
 // failed (its logs tell why).
-func run(ctx context.Context, cfg config) (rows []report.Row, err error) {
+func run(ctx context.Context, cfg config) (out output, err error) {
 	root, err := os.MkdirTemp("", "paylane-bench-")
 	if err != nil {
-		return nil, fmt.Errorf("creating the devstack root: %w", err)
+		return output{}, fmt.Errorf("creating the devstack root: %w", err)
 	}
 	b := &bench{cfg: cfg, root: root, phones: newPhones(), progress: os.Stderr}
 	defer func() {
@@ -58,7 +82,7 @@ func run(ctx context.Context, cfg config) (rows []report.Row, err error) {
 	}()
 	st, err := b.startStack(ctx, root)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	defer func() {
 		b.logf("stopping the devstack")
@@ -105,8 +129,39 @@ func (b *bench) startStack(ctx context.Context, root string) (*stack.Stack, erro
 	return st, nil
 }
 
-// all runs the benchmarks in order and collects their rows.
-func (b *bench) all(ctx context.Context) ([]report.Row, error) {
+// all runs the benchmarks in order and collects their tables.
+func (b *bench) all(ctx context.Context) (output, error) {
+	var out output
+	if b.againstBaseline() {
+		rows, err := b.againstBaselineRows(ctx)
+		if err != nil {
+			return output{}, err
+		}
+		out.rows = rows
+	}
+	if b.cfg.selected("scale") {
+		t, err := b.scaleRows(ctx)
+		if err != nil {
+			return output{}, err
+		}
+		out.tables = append(out.tables, t)
+	}
+	return out, nil
+}
+
+// againstBaseline reports whether a benchmark of the baseline table runs.
+func (b *bench) againstBaseline() bool {
+	for _, s := range b.steps() {
+		if b.cfg.selected(s.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// againstBaselineRows prepares the demo tenant and the baseline, runs the
+// benchmarks of the baseline table in order and collects their rows.
+func (b *bench) againstBaselineRows(ctx context.Context) ([]report.Row, error) {
 	time.Sleep(settle)
 	idle, err := footprint.SelfRSS()
 	if err != nil {

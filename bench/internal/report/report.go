@@ -46,11 +46,29 @@ func Judge(conds ...bool) Verdict {
 
 // Print writes rows as a Markdown table with aligned columns.
 func Print(w io.Writer, rows []Row) error {
-	table := [][]string{{"benchmark", "figure", "baseline", "ratio", "target", "result"}}
+	t := Table{Header: []string{"benchmark", "figure", "baseline", "ratio", "target", "result"}}
 	for _, r := range rows {
-		table = append(table, []string{r.Benchmark, r.Figure, r.Baseline, r.Ratio, r.Target, string(r.Verdict)})
+		t.Rows = append(t.Rows, []string{r.Benchmark, r.Figure, r.Baseline, r.Ratio, r.Target, string(r.Verdict)})
 	}
-	widths := make([]int, len(table[0]))
+	return PrintTable(w, t)
+}
+
+// Table is a table of other columns than Row's (the data-growth benchmark's).
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// PrintTable writes t as a Markdown table with aligned columns; a row
+// shorter than the header gets empty cells.
+func PrintTable(w io.Writer, t Table) error {
+	table := [][]string{t.Header}
+	for _, r := range t.Rows {
+		line := make([]string, len(t.Header))
+		copy(line, r)
+		table = append(table, line)
+	}
+	widths := make([]int, len(t.Header))
 	for _, line := range table {
 		for i, cell := range line {
 			widths[i] = max(widths[i], utf8.RuneCountInString(cell))

@@ -30,6 +30,28 @@ func TestPrintAlignsAMarkdownTable(t *testing.T) {
 	}
 }
 
+func TestPrintTablePadsShortRows(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	err := PrintTable(&b, Table{Header: []string{"request", "p99", "result"}, Rows: [][]string{
+		{"GET /contacts", "4.2 ms", "pass"},
+		{"GET /receivables"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join([]string{
+		"| request          | p99    | result |",
+		"| ---------------- | ------ | ------ |",
+		"| GET /contacts    | 4.2 ms | pass   |",
+		"| GET /receivables |        |        |",
+		"",
+	}, "\n")
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("table (-want +got):\n%s", diff)
+	}
+}
+
 func TestJudgeFailsOnAnyMissedCondition(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

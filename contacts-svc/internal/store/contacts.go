@@ -108,9 +108,43 @@ type Filter struct {
 }
 
 // Contacts returns a page of contacts, newest first, and the total count.
+//
+// Both statements read contacts alone unless the filter is a phone number
+// (every contact has its phone record, so the join changes no count): the
+// count is an index-only scan, and the page's ids come from
+// contacts_list_idx (migration 00007) by an index-only scan past the offset,
+// before only the page's rows are read and joined to their phones. A deep
+// page of a large tenant then skips index entries, not joined rows
+// (docs/benchmarks.md, "Data growth").
 func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, int, error) {
-	where, args := []string{"c.tenant_id = $1"}, []any{t.tenantID}
+	count, page, args := contactsListSQL(f)
+	args[0] = t.tenantID
+	var total int
+	if err := t.tx.QueryRow(ctx, count, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting contacts: %w", err)
+	}
+	if total == 0 || offset >= total {
+		return nil, total, nil
+	}
+	rows, err := t.tx.Query(ctx, page, append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (contact.Contact, error) { return scanContact(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+	}
+	return list, total, nil
+}
+
+// contactsListSQL returns the count and the page statements of a list
+// filtered by f, and their arguments but the tenant ($1, left nil) and the
+// page's LIMIT and OFFSET (the two after the others).
+func contactsListSQL(f Filter) (count, page string, args []any) {
+	where, args := []string{"c.tenant_id = $1"}, []any{nil}
+	from := " FROM contacts c"
 	if f.Phone != "" {
+		from = contactFrom
 		args = append(args, f.Phone)
 		where = append(where, "p.e164 = $"+strconv.Itoa(len(args)))
 	}
@@ -122,25 +156,21 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 		where = append(where, "c.deleted_at IS NULL")
 	}
 	cond := " WHERE " + strings.Join(where, " AND ")
-	var total int
-	if err := t.tx.QueryRow(ctx, "SELECT count(*)"+contactFrom+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting contacts: %w", err)
-	}
-	if total == 0 || offset >= total {
-		return nil, total, nil
-	}
-	args = append(args, limit, offset)
-	q := "SELECT " + contactColumns + contactFrom + cond +
-		" ORDER BY c.created_at DESC, c.id DESC LIMIT $" + strconv.Itoa(len(args)-1) + " OFFSET $" + strconv.Itoa(len(args))
-	rows, err := t.tx.Query(ctx, q, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing contacts: %w", err)
-	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (contact.Contact, error) { return scanContact(r) })
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing contacts: %w", err)
-	}
-	return list, total, nil
+	return "SELECT count(*)" + from + cond, contactsPageSQL(from+cond, len(args)+2), args
+}
+
+// contactsPageSQL selects the page of the contacts that fromWhere (FROM
+// contacts c ... WHERE ..., tenant $1) selects, newest first: LIMIT is
+// parameter n-1 and OFFSET parameter n. Each row of the page is read by
+// its id in a lateral subquery, which the planner cannot merge into a join
+// (LIMIT 1): a join of the page with the tenant's contacts was a hash join
+// over every contact of the tenant when the planner took the tenant for a
+// small one (no statistics on tenant_id, migration 00006).
+func contactsPageSQL(fromWhere string, n int) string {
+	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY c.created_at DESC, c.id DESC LIMIT $" +
+		strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
+	return "SELECT c.* FROM (" + page + ") page CROSS JOIN LATERAL (SELECT " + contactColumns + contactFrom +
+		" WHERE c.tenant_id = $1 AND c.id = page.id LIMIT 1) c ORDER BY page.created_at DESC, page.id DESC"
 }
 
 // InsertContact stores a new contact whose PhoneID is set (EnsurePhone).

@@ -5,3 +5,6 @@ const (
 	LiveByExternalIDsSQL = liveByExternalIDsSQL
 	LivePhoneOwnersSQL   = livePhoneOwnersSQL
 )
+
+// ContactsListSQL is the list's count and page statements of a filter.
+func ContactsListSQL(f Filter) (count, page string, args []any) { return contactsListSQL(f) }

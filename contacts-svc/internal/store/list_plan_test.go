@@ -1,0 +1,129 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/contacts-svc/migrations"
+	"github.com/paylane/paylane/libs/testkit"
+)
+
+// listPlanRows is the tenant of the list's plan test. The planner takes
+// any tenant for 0.5 % of the table (migration 00006), so in a table this
+// small it may read the ids of the page by a bitmap of contacts_list_idx
+// and sort them instead of the index-only scan it chooses for a million
+// contacts.
+const listPlanRows = 20_000
+
+// TestListReadsThePageThroughTheListIndex: a list of live contacts counts them
+// without phones, finds the ids of its page through contacts_list_idx
+// (migration 00007), and reads the rows of the page alone by primary key,
+// joined to their phones by primary key; in the generic plan pgx's
+// statement cache switches to as in a custom plan, the page in the middle
+// of the tenant. Page 500 of 100 in a tenant of a million contacts read
+// 50,000 contacts and their phones before, by hash joins over the whole
+// tenant (docs/benchmarks.md, "Data growth"); there the ids come from an
+// index-only scan of contacts_list_idx.
+func TestListReadsThePageThroughTheListIndex(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{listPlanRows} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			t.Parallel()
+			pg := testkit.PG(t)
+			dsn := pg.Database(t, "contacts_store", migrations.Sets()...)
+			pool := pg.Pool(t, dsn)
+			ctx := context.Background()
+			fillTenant(t, pool, tenantA, 1, size)
+			fillTenant(t, pool, tenantB, 1, 1000)
+			// As autovacuum leaves a table after a bulk of writes: the
+			// visibility map set, statistics gathered.
+			if _, err := pg.Pool(t, pg.OwnerDSN(t, dsn)).Exec(ctx, "VACUUM ANALYZE contacts, phones"); err != nil {
+				t.Fatal(err)
+			}
+			count, page, args := store.ContactsListSQL(store.Filter{})
+			args[0] = tenantA
+			for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
+				explainEach(t, pool, count, mode, args).walk(func(n planNode) {
+					if n.Relation == "phones" {
+						t.Errorf("count, %s: joins phones (%s)", mode, n.NodeType)
+					}
+					// A bitmap heap scan skips the heap's all-visible
+					// pages for a count, as an index-only scan does.
+					if n.Relation == "contacts" && n.NodeType != "Index Only Scan" && n.NodeType != "Bitmap Heap Scan" {
+						t.Errorf("count, %s: contacts read by %s %s, not through an index alone", mode, n.NodeType, n.Index)
+					}
+				})
+				listed := 0
+				explainEach(t, pool, page, mode, append(args, 100, size/2)).walk(func(n planNode) {
+					switch {
+					case n.Index == "contacts_list_idx" && (n.NodeType == "Index Only Scan" || n.NodeType == "Bitmap Index Scan"):
+						listed++
+					case n.NodeType == "Bitmap Index Scan":
+						t.Errorf("page, %s: the tenant's contacts found by %s (Index Cond %q)", mode, n.Index, n.IndexCond)
+					case n.Relation == "contacts" && n.NodeType == "Bitmap Heap Scan":
+						// the ids of the page, read through its bitmap
+					case n.Relation == "contacts" && n.Index == "contacts_pkey" && strings.HasPrefix(n.IndexCond, "(id = "):
+					case n.Relation == "phones" && n.Index == "phones_pkey" && strings.HasSuffix(n.IndexCond, ".phone_id)"):
+					case n.Relation != "":
+						t.Errorf("page, %s: %s read by %s %s (Index Cond %q)", mode, n.Relation, n.NodeType, n.Index, n.IndexCond)
+					}
+				})
+				if listed != 1 {
+					t.Errorf("page, %s: %d scans of contacts_list_idx, want 1", mode, listed)
+				}
+			}
+		})
+	}
+}
+
+// explainEach returns the plan the prepared statement sql gets under
+// plan_cache_mode mode for args, each sent as a literal of its type.
+func explainEach(t *testing.T, pool *pgxpool.Pool, sql, mode string, args []any) planNode {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	for _, q := range []string{
+		"SELECT set_config('app.tenant_id', '" + tenantA + "', true)",
+		"SET LOCAL plan_cache_mode = " + mode,
+		"PREPARE q AS " + sql,
+	} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// PREPARE outlives the transaction: the connection goes back to the pool.
+	defer tx.Exec(ctx, "DEALLOCATE q")
+	literals := make([]string, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			literals[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		default:
+			literals[i] = fmt.Sprint(v)
+		}
+	}
+	var out []byte
+	err = tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE q("+strings.Join(literals, ", ")+")",
+		pgx.QueryExecModeSimpleProtocol).Scan(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
+		t.Fatalf("reading the plan: %v\n%s", err, out)
+	}
+	return plans[0].Plan
+}
