@@ -58,7 +58,14 @@ func (h contextHandler) WithGroup(name string) slog.Handler {
 }
 
 // redactAttr is the ReplaceAttr hook of NewLogger.
-func redactAttr(_ []string, a slog.Attr) slog.Attr {
+func redactAttr(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.LevelKey {
+		// The same text slog writes for a Level, without the JSON encoder
+		// it runs for any value once a ReplaceAttr hook is set.
+		if l, ok := a.Value.Any().(slog.Level); ok {
+			return slog.String(a.Key, l.String())
+		}
+	}
 	if secretKey(a.Key) {
 		return slog.String(a.Key, "redacted")
 	}

@@ -84,6 +84,11 @@ func RedactPhone(s string) string {
 	if !mayHoldPhone(s) {
 		return s // fast path: most log values hold few digits
 	}
+	return redactUnits(s)
+}
+
+// redactUnits is RedactPhone without its fast path.
+func redactUnits(s string) string {
 	units := toUnits(s)
 	mask := make([]bool, len(units))
 	marked := false
@@ -384,19 +389,34 @@ func secretParam(k string) bool {
 	return false
 }
 
-// mayHoldPhone reports whether s holds at least minGroupedDigits ASCII
-// digits (a percent escape of a digit starts with "%3", which counts its
-// "3"), or any non-ASCII byte (which may be a full-width digit).
+// mayHoldPhone reports whether s may hold a number RedactPhone masks: a run
+// of units it reads together (digits, separators and colons, a percent
+// escape counting as the byte it encodes) with at least minGroupedDigits
+// digits, the fewest any candidate needs; or any non-ASCII byte (which may
+// be a full-width digit). When it says no, RedactPhone would return s
+// unchanged, so the ids in a log line (ULIDs, UUIDs), whose letters break
+// their digits into short runs, skip the units RedactPhone would build.
 func mayHoldPhone(s string) bool {
-	n := minGroupedDigits
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+	digits := 0
+	for i := 0; i < len(s); {
+		u := unit{b: s[i]}
+		switch {
+		case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			u.b = unhex(s[i+1])<<4 | unhex(s[i+2])
+			i += 3
+		case s[i] >= utf8.RuneSelf:
 			return true
+		default:
+			i++
 		}
-		if isDigit(s[i]) {
-			if n--; n == 0 {
+		switch u.class() {
+		case unitClassDigit:
+			if digits++; digits >= minGroupedDigits {
 				return true
 			}
+		case unitClassSep, unitClassColon:
+		default:
+			digits = 0
 		}
 	}
 	return false

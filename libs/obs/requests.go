@@ -49,6 +49,7 @@ func (t *Tracing) requests(log *slog.Logger, continueTrace bool) fiber.Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	tracer := t.Tracer()
+	exporting := t.Exporting()
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		method := methodLabel(c.Method())
@@ -62,65 +63,89 @@ func (t *Tracing) requests(log *slog.Logger, continueTrace bool) fiber.Handler {
 		var err error
 		defer func() {
 			if !finished { // a panic unwinds: the recovery middleware answers 500
-				logRequest(log, c, span, method, routeOf(c, nil), fiber.StatusInternalServerError, start)
+				logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, nil), fiber.StatusInternalServerError, start)
 			}
 		}()
 		if err = c.Next(); err != nil {
 			if herr := c.App().ErrorHandler(c, err); herr != nil {
 				finished = true
-				logRequest(log, c, span, method, routeOf(c, err), fiber.StatusInternalServerError, start)
+				logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, err), fiber.StatusInternalServerError, start)
 				return herr
 			}
 		}
 		finished = true
-		logRequest(log, c, span, method, routeOf(c, err), c.Response().StatusCode(), start)
+		logRequest(log, c, requestSpan{span, exporting}, method, routeOf(c, err), c.Response().StatusCode(), start)
 		return nil
 	}
 }
 
+// requestSpan is a request's server span, and whether spans leave the
+// process.
+type requestSpan struct {
+	trace.Span
+	exporting bool
+}
+
+// end names and ends the span. Its attributes and status are set only when
+// spans are exported: otherwise nothing reads them, and the span is there
+// for its ids (the trace id of logs, the traceparent of calls and events).
+func (s requestSpan) end(method, route string, status int) {
+	if s.exporting {
+		s.SetName(method + " " + route)
+		s.SetAttributes(
+			attribute.String("http.request.method", method),
+			attribute.String("http.route", route),
+			attribute.Int("http.response.status_code", status),
+		)
+		if status >= fiber.StatusInternalServerError {
+			s.SetStatus(codes.Error, strconv.Itoa(status))
+		}
+	}
+	s.End()
+}
+
 // logRequest ends span and writes the access line: info, warn for a 5xx.
-func logRequest(log *slog.Logger, c *fiber.Ctx, span trace.Span, method, route string, status int, start time.Time) {
-	span.SetName(method + " " + route)
-	span.SetAttributes(
-		attribute.String("http.request.method", method),
-		attribute.String("http.route", route),
-		attribute.Int("http.response.status_code", status),
-	)
-	level := slog.LevelInfo
-	if status >= fiber.StatusInternalServerError {
-		span.SetStatus(codes.Error, strconv.Itoa(status))
-		level = slog.LevelWarn
-	}
-	span.End()
-	ctx := c.UserContext()
-	if !log.Enabled(ctx, level) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("method", method),
-		slog.String("route", route),
-		slog.Int("status", status),
-		slog.Int64("duration_ms", time.Since(start).Milliseconds()),
-	}
-	if tenant := tenantOf(c); tenant != "" {
-		attrs = append(attrs, slog.String("tenant", tenant))
-	}
-	log.LogAttrs(ctx, level, "request", attrs...)
+func logRequest(log *slog.Logger, c *fiber.Ctx, span requestSpan, method, route string, status int, start time.Time) {
+	span.end(method, route, status)
+	accessLine(c.UserContext(), log, method, route, status, start, tenantOf(c))
 }
 
 // LogUnrouted writes the access line of a request answered outside the
 // middleware chain (a method Fiber does not route), with status as
 // answered; it starts no span.
 func LogUnrouted(ctx context.Context, log *slog.Logger, method string, status int, start time.Time) {
+	accessLine(ctx, log, methodLabel(method), unmatchedRoute, status, start, "")
+}
+
+// accessLine writes the "request" line: info, warn for a 5xx; the tenant
+// when known. It hands the record to the handler itself, as slog's own
+// methods do but without the caller's program counter they look up on the
+// stack for every record (runtime.Callers): no handler of this package
+// writes the source, and the line's source would be this function anyway.
+func accessLine(ctx context.Context, log *slog.Logger, method, route string, status int, start time.Time, tenant string) {
 	level := slog.LevelInfo
 	if status >= fiber.StatusInternalServerError {
 		level = slog.LevelWarn
 	}
-	log.LogAttrs(ctx, level, "request",
-		slog.String("method", methodLabel(method)),
-		slog.String("route", unmatchedRoute),
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	h := log.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	now := time.Now()
+	r := slog.NewRecord(now, level, "request", 0)
+	r.AddAttrs(
+		slog.String("method", method),
+		slog.String("route", route),
 		slog.Int("status", status),
-		slog.Int64("duration_ms", time.Since(start).Milliseconds()))
+		slog.Int64("duration_ms", now.Sub(start).Milliseconds()),
+	)
+	if tenant != "" {
+		r.AddAttrs(slog.String("tenant", tenant))
+	}
+	_ = h.Handle(ctx, r)
 }
 
 // requestHeaderCarrier reads and writes a fasthttp request's headers for

@@ -3,23 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"time"
 
 	"github.com/paylane/paylane/bench/internal/baseline"
 	"github.com/paylane/paylane/bench/internal/footprint"
-	"github.com/paylane/paylane/bench/internal/load"
 	"github.com/paylane/paylane/bench/internal/report"
 	"github.com/paylane/paylane/deploy/supervisor"
 )
 
-// maxIdleRSS is the target of benchmark 5, per service.
-const maxIdleRSS = 40 << 20
-
 // footprintRows is benchmark 5: the devstack's start time and memory, then
-// every service as its own process (idle, and after a read run through
-// them, with the same load as benchmark 1).
-func (b *bench) footprintRows(ctx context.Context, _ *baseline.Server) ([]report.Row, error) {
+// every service's memory as its own process (measured by ownRows).
+func (b *bench) footprintRows(_ context.Context, _ *baseline.Server) ([]report.Row, error) {
 	rows := []report.Row{
 		{
 			Benchmark: "5 devstack start → ready (fresh root: initdb, migrations, demo tenant)",
@@ -37,75 +30,7 @@ func (b *bench) footprintRows(ctx context.Context, _ *baseline.Server) ([]report
 			Baseline: "-", Ratio: "-", Target: "≤ 40 MB idle each", Verdict: report.NA,
 		}), nil
 	}
-	own, err := b.ownProcesses(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("services as own processes: %w", err)
-	}
-	return append(rows, own...), nil
-}
-
-// ownProcesses builds and starts identity-svc, contacts-svc and the gateway
-// as processes of their own, reads their memory idle, sends benchmark 1's
-// reads and then benchmark 2's writes through them, reads their memory
-// after the reads, and stops them.
-func (b *bench) ownProcesses(ctx context.Context) ([]report.Row, error) {
-	procs, err := b.launchServices(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer procs.stop(b)
-	for _, p := range procs.list {
-		b.ownPIDs = append(b.ownPIDs, p.PID())
-	}
-	defer func() { b.ownPIDs = nil }()
-	time.Sleep(settle)
-	idle, err := procs.rss()
-	if err != nil {
-		return nil, err
-	}
-	read, err := b.ownRun(ctx, procs, "read", http.StatusOK, b.getRequest(procs.gatewayURL+"/api/v1/contacts/", true))
-	if err != nil {
-		return nil, err
-	}
-	after, err := procs.rss()
-	if err != nil {
-		return nil, err
-	}
-	write, err := b.ownRun(ctx, procs, "write", http.StatusCreated, b.postRequest(procs.gatewayURL+"/api/v1/contacts", true))
-	if err != nil {
-		return nil, err
-	}
-	label := fmt.Sprintf("services as own processes, DB_MAX_CONNS=%d (context)", b.cfg.dbConns)
-	rows := []report.Row{
-		contextRow("1 read, "+label, read, b.readBaseline),
-		contextRow("2 write, "+label, write, b.writeBaseline),
-	}
-	for i, p := range procs.list {
-		rows = append(rows, report.Row{
-			Benchmark: "5 " + p.Name + " RSS (own process)",
-			Figure:    fmt.Sprintf("idle %s, after reads %s", report.MB(idle[i]), report.MB(after[i])),
-			Baseline:  "-", Ratio: "-", Target: "≤ 40 MB idle",
-			Verdict: report.Judge(idle[i] <= maxIdleRSS),
-		})
-	}
-	return rows, nil
-}
-
-// ownRun runs load through the own processes, profiling each of them
-// (own-<name>-<service>.pprof) when -profile is set.
-func (b *bench) ownRun(ctx context.Context, procs *services, name string, expect int, req load.Request) (measured, error) {
-	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
-	var profiles []<-chan error
-	for _, p := range procs.list {
-		profiles = append(profiles, b.profile(ctx, p.Internal, "own-"+name+"-"+p.Name, seconds))
-	}
-	res, err := b.loadRun(ctx, name+" via own processes", expect, req)
-	for _, done := range profiles {
-		if perr := <-done; perr != nil && err == nil {
-			err = perr
-		}
-	}
-	return res, err
+	return append(rows, b.ownMemory...), nil
 }
 
 // contextRow shows a run next to a baseline, without a target.
@@ -116,7 +41,7 @@ func contextRow(name string, r, base measured) report.Row {
 	}
 }
 
-// services are the processes ownProcesses runs, under one supervisor.
+// services are the processes ownRows runs, under one supervisor.
 type services struct {
 	list       []ownProc
 	sup        *supervisor.Supervisor
@@ -141,6 +66,29 @@ func (s *services) rss() ([]int64, error) {
 	out := make([]int64, len(s.list))
 	for i, p := range s.list {
 		n, err := p.RSS()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// resetPeaks starts a new peak RSS for every process (see peaks).
+func (s *services) resetPeaks() error {
+	for _, p := range s.list {
+		if err := footprint.ResetPeakRSS(p.PID()); err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// peaks is every process's peak RSS since resetPeaks.
+func (s *services) peaks() ([]int64, error) {
+	out := make([]int64, len(s.list))
+	for i, p := range s.list {
+		n, err := footprint.PeakRSS(p.PID())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Name, err)
 		}

@@ -24,6 +24,8 @@ type measured struct {
 	CPU time.Duration
 	// PostgresCPU is the Postgres server's share of CPU.
 	PostgresCPU time.Duration
+	// OwnCPU is each own process's share (bench.ownNames), when they run.
+	OwnCPU []time.Duration
 }
 
 // CPUPerRequest is the CPU time per successful request.
@@ -64,10 +66,13 @@ func (b *bench) loadRunWith(ctx context.Context, name string, expect int, req lo
 		Client: b.client, Workers: conns, Warmup: b.cfg.warmup, Duration: d,
 		Request: req, Expect: expect,
 		Window: func() func() {
-			start, startPG, err := b.cpu()
+			start, startPG, startOwn, err := b.cpu()
 			return func() {
-				end, endPG, err2 := b.cpu()
+				end, endPG, endOwn, err2 := b.cpu()
 				m.CPU, m.PostgresCPU, cpuErr = end-start, endPG-startPG, errors.Join(err, err2)
+				for i := range min(len(startOwn), len(endOwn)) {
+					m.OwnCPU = append(m.OwnCPU, max(endOwn[i]-startOwn[i], 0))
+				}
 			}
 		},
 	})
@@ -75,20 +80,27 @@ func (b *bench) loadRunWith(ctx context.Context, name string, expect int, req lo
 		return measured{}, fmt.Errorf("%s: %w", name, err)
 	}
 	m.Result = res
-	b.logf("%s: %s", name, summary(m))
+	b.logf("%s: %s", name, ownSummary(m, b.ownNames))
 	return m, nil
 }
 
 // cpu is the CPU time used so far by this process, the Postgres server and
-// its backends, and the services running as own processes; and by Postgres
-// alone.
-func (b *bench) cpu() (all, postgres time.Duration, err error) {
-	others, err := footprint.TreeCPU(append([]int{os.Getpid()}, b.ownPIDs...), nil)
+// its backends, and the services running as own processes; by Postgres
+// alone; and by each own process (in the order of b.ownPIDs).
+func (b *bench) cpu() (all, postgres time.Duration, own []time.Duration, err error) {
+	others, err := footprint.TreeCPU([]int{os.Getpid()}, nil)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
+	}
+	for _, pid := range b.ownPIDs {
+		// A process that exited (the supervisor restarts a crashed one
+		// under a new pid) counts nothing, as TreeCPU skips it.
+		t, _ := footprint.CPUTime(pid)
+		own = append(own, t)
+		others += t
 	}
 	postgres, err = footprint.TreeCPU(nil, []int{b.env.PostmasterPID})
-	return others + postgres, postgres, err
+	return others + postgres, postgres, own, err
 }
 
 // alternate measures the product and its baseline in turns: -rounds pairs
@@ -121,7 +133,7 @@ func (b *bench) alternate(ctx context.Context, name string, expect int, product,
 		bs = append(bs, m)
 	}
 	p, bare = mergeMeasured(ps), mergeMeasured(bs)
-	b.logf("%s via the gateway, %d rounds: %s", name, rounds, summary(p))
+	b.logf("%s via the gateway, %d rounds: %s", name, rounds, ownSummary(p, b.ownNames))
 	b.logf("%s baseline, %d rounds: %s", name, rounds, summary(bare))
 	return p, bare, nil
 }
@@ -134,6 +146,12 @@ func mergeMeasured(ms []measured) measured {
 		results[i] = m.Result
 		out.CPU += m.CPU
 		out.PostgresCPU += m.PostgresCPU
+		if out.OwnCPU == nil {
+			out.OwnCPU = make([]time.Duration, len(m.OwnCPU))
+		}
+		for j := range min(len(out.OwnCPU), len(m.OwnCPU)) {
+			out.OwnCPU[j] += m.OwnCPU[j]
+		}
 	}
 	out.Result = load.Merge(results...)
 	return out
@@ -148,6 +166,25 @@ func ratios(product, base measured) string {
 		r += " (CPU " + report.Ratio(float64(base.CPUPerRequest()), float64(cpu)) + ")"
 	}
 	return r
+}
+
+// ownSummary is summary with the CPU per request of the own processes that
+// used at least 0.01 ms a request (names are b.ownNames).
+func ownSummary(m measured, names []string) string {
+	s := summary(m)
+	if m.OK == 0 {
+		return s
+	}
+	var parts []string
+	for i, t := range m.OwnCPU {
+		if perReq := ms(t / time.Duration(m.OK)); i < len(names) && perReq >= 0.01 {
+			parts = append(parts, fmt.Sprintf("%s %.2f", names[i], perReq))
+		}
+	}
+	if len(parts) > 0 {
+		s += "; own processes ms/req: " + strings.Join(parts, ", ")
+	}
+	return s
 }
 
 // summary is a result as the table shows it.

@@ -7,7 +7,7 @@
 //
 //	bench [-conns 64] [-warmup 2s] [-duration 10s] [-rounds 3] [-contacts 1000]
 //	      [-footprint=true] [-db-conns 10] [-only read,write,...] [-profile dir] [-keep] [-v]
-//	      [-whatif-idle-conns n] [-whatif-pipeline]
+//	      [-whatif-idle-conns n] [-whatif-pipeline] [-whatif-gomaxprocs n]
 //	bench -only scale [-scale-rows 1000000] [-duration 10s]
 //
 // The data-growth benchmark (-only scale) prints a table of its own; it
@@ -49,6 +49,9 @@ type config struct {
 	// whatifIdleConns, when positive, is set as MaxIdleConnsPerHost of
 	// net/http's DefaultTransport before the devstack starts.
 	whatifIdleConns int
+	// whatifGOMAXPROCS, when positive, is GOMAXPROCS of every service run as
+	// its own process (unset, the Go runtime's choice: this host's CPUs).
+	whatifGOMAXPROCS int
 }
 
 // selected reports whether benchmark name runs: every one but scale when
@@ -58,6 +61,15 @@ func (c config) selected(name string) bool {
 		return name != "scale"
 	}
 	return c.only[name]
+}
+
+// runs reports whether the step name runs: own (the services as own
+// processes) whenever read, write or footprint does.
+func (c config) runs(step string) bool {
+	if step == "own" {
+		return c.selected("read") || c.selected("write") || c.selected("footprint")
+	}
+	return c.selected(step)
 }
 
 func main() {
@@ -88,13 +100,15 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
 	fs.IntVar(&cfg.scaleRows, "scale-rows", 1_000_000, "contacts and receivables of the data-growth benchmark's large tenant")
 	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
-	fs.BoolVar(&cfg.footprint, "footprint", true, "also run each service as its own process to read its memory")
+	fs.BoolVar(&cfg.footprint, "footprint", true, "print benchmark 5's memory rows of every service run as its own process")
 	fs.StringVar(&cfg.profileDir, "profile", "", "write CPU profiles (pprof, from the internal listeners) into this directory")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary devstack root (logs, database) afterwards")
 	fs.BoolVar(&cfg.verbose, "v", false, "print the devstack's progress")
 	only := fs.String("only", "", "comma-separated benchmarks to run: read, write, batch, webhooks, footprint, scale (default all but scale)")
 	fs.IntVar(&cfg.whatifIdleConns, "whatif-idle-conns", 0,
 		"what-if: MaxIdleConnsPerHost of net/http's DefaultTransport in the devstack process (Go's default is 2)")
+	fs.IntVar(&cfg.whatifGOMAXPROCS, "whatif-gomaxprocs", 0,
+		"what-if: GOMAXPROCS of every own process (deploy/k8s limits a service's container to 1 CPU, the gateway's to 2)")
 	fs.BoolVar(&cfg.whatifPipeline, "whatif-pipeline", false,
 		"what-if: also run contacts-svc's write statements bare, one round trip each and pipelined")
 	err := fs.Parse(args)

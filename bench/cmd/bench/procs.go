@@ -37,7 +37,7 @@ type ownAddrs struct {
 
 func (a ownAddrs) url(name string) string { return "http://" + a.http[name] }
 
-// ownServices are the services ownProcesses runs, in start order (the
+// ownServices are the services ownRows runs, in start order (the
 // gateway last), configured as the devstack configures them.
 func ownServices() []ownService {
 	return []ownService{
@@ -68,6 +68,12 @@ func ownServices() []ownService {
 			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
 				"TRANSACTIONS_URL=" + a.url("transactions"), "SERVICE_SECRET=" + b.env.Secrets.ServiceSecret,
 				"PUBLIC_BASE_URL=" + publicURL(a)}
+		}},
+		{"dashboard", "dashboard-svc", true, func(b *bench, a ownAddrs) []string {
+			return []string{"IDENTITY_URL=" + a.url("identity"), "CONTACTS_URL=" + a.url("contacts"),
+				"TRANSACTIONS_URL=" + a.url("transactions"), "WEBHOOK_URL=" + a.url("webhook"),
+				"OPTIN_URL=" + a.url("optin"), "BATCH_URL=" + a.url("batch"),
+				"SERVICE_SECRET=" + b.env.Secrets.ServiceSecret}
 		}},
 		// No database: HTTP_ADDR is set here (launch sets it with the DSN).
 		{"ai-gateway", "ai-gateway-svc", false, func(_ *bench, a ownAddrs) []string {
@@ -164,6 +170,9 @@ func newOwnAddrs(rows []ownService) (ownAddrs, error) {
 // environment, and nothing else.
 func (b *bench) spec(ctx context.Context, r ownService, a ownAddrs, bin string, log *os.File) (supervisor.Spec, error) {
 	env := append(r.env(b, a), "INTERNAL_ADDR="+a.internal[r.name], "KAFKA_BROKERS="+strings.Join(b.env.Brokers, ","))
+	if n := b.cfg.whatifGOMAXPROCS; n > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(n))
+	}
 	if r.database {
 		dsn, err := b.loginRole(ctx, "bench_"+r.name, r.name)
 		if err != nil {

@@ -32,8 +32,13 @@ type bench struct {
 	// idleRSS and readRSS are the whole process's memory idle and after
 	// benchmark 1.
 	idleRSS, readRSS int64
-	// ownPIDs are the services running as own processes, if any.
-	ownPIDs []int
+	// ownPIDs and ownNames are the services running as own processes, if
+	// any.
+	ownPIDs  []int
+	ownNames []string
+	// ownMemory are the per-service memory rows of the own processes,
+	// printed by benchmark 5.
+	ownMemory []report.Row
 	// readBaseline is benchmark 1's baseline, the reference of later reads.
 	readBaseline measured
 	// writeBaseline is benchmark 2's baseline.
@@ -152,7 +157,7 @@ func (b *bench) all(ctx context.Context) (output, error) {
 // againstBaseline reports whether a benchmark of the baseline table runs.
 func (b *bench) againstBaseline() bool {
 	for _, s := range b.steps() {
-		if b.cfg.selected(s.name) {
+		if b.cfg.runs(s.name) {
 			return true
 		}
 	}
@@ -184,7 +189,7 @@ func (b *bench) againstBaselineRows(ctx context.Context) ([]report.Row, error) {
 	defer base.Stop()
 	var rows []report.Row
 	for _, step := range b.steps() {
-		if !b.cfg.selected(step.name) {
+		if !b.cfg.runs(step.name) {
 			continue
 		}
 		r, err := step.run(ctx, base)
@@ -196,15 +201,19 @@ func (b *bench) againstBaselineRows(ctx context.Context) ([]report.Row, error) {
 	return rows, nil
 }
 
-// step is one benchmark, by its -only name.
+// step is one benchmark, by its -only name; own runs when any of read,
+// write and footprint does.
 type step struct {
 	name string
 	run  func(context.Context, *baseline.Server) ([]report.Row, error)
 }
 
-// steps are the benchmarks in the order they run.
+// steps are the benchmarks in the order they run: the headline rows first
+// (the services as own processes, as deployed), then the same loads with
+// every service in the devstack's one process (context).
 func (b *bench) steps() []step {
 	return []step{
+		{"own", b.ownRows},
 		{"read", b.readRows}, {"write", b.writeRows}, {"batch", b.batchRows},
 		{"webhooks", b.webhookRows}, {"footprint", b.footprintRows},
 	}

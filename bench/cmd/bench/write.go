@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/paylane/paylane/bench/internal/baseline"
 	"github.com/paylane/paylane/bench/internal/load"
@@ -12,20 +11,18 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 )
 
-// writeMinRatio is the target of benchmark 2.
-const writeMinRatio = 0.35
-
-// writeRows is benchmark 2: POST /api/v1/contacts with a fresh
-// Idempotency-Key and phone number each request, against the baseline's
-// single-row INSERT.
+// writeRows is benchmark 2 with every service in the devstack's one
+// process (context): POST /api/v1/contacts with a fresh Idempotency-Key and
+// phone number each request, next to the baseline of the headline row.
 func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.Row, error) {
-	seconds := int((b.cfg.warmup + b.cfg.duration/time.Duration(b.cfg.rounds)).Seconds())
+	seconds := int((b.cfg.warmup + b.cfg.duration).Seconds())
 	profiled := b.profile(ctx, b.env.Internal["gateway"], "devstack-write", seconds)
-	product, bare, err := b.alternate(ctx, "write", http.StatusCreated,
-		func() load.Request { return b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true) },
-		func() load.Request { return b.postRequest(base.URL+"/contacts", false) },
-		func() error { return <-profiled })
+	product, err := b.loadRun(ctx, "write via the devstack's gateway", http.StatusCreated,
+		b.postRequest(b.env.GatewayURL+"/api/v1/contacts", true))
 	if err != nil {
+		return nil, err
+	}
+	if err := <-profiled; err != nil {
 		return nil, err
 	}
 	// The writes added thousands of contacts: refresh the statistics as
@@ -33,20 +30,12 @@ func (b *bench) writeRows(ctx context.Context, base *baseline.Server) ([]report.
 	if err := b.env.Analyze(ctx, "contacts", baseline.Database); err != nil {
 		return nil, err
 	}
-	b.writeBaseline = bare
 	whatif, err := b.pipelineRows(ctx, base)
 	if err != nil {
 		return nil, err
 	}
-	return append([]report.Row{{
-		Benchmark: "2 write: POST /api/v1/contacts",
-		Figure:    summary(product),
-		Baseline:  summary(bare),
-		Ratio:     ratios(product, bare),
-		Target:    "ratio ≥ 0.35",
-		Verdict: report.Judge(product.Failures() == 0, bare.PerSecond() > 0,
-			product.PerSecond() >= writeMinRatio*bare.PerSecond()),
-	}}, whatif...), nil
+	return append([]report.Row{contextRow("2 write, every service in one process (devstack; context)", product, b.writeBaseline)},
+		whatif...), nil
 }
 
 // pipelineRows, with -whatif-pipeline, runs the POST's statements bare on

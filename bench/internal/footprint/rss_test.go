@@ -72,3 +72,21 @@ func TestTreeCPUCountsThisProcess(t *testing.T) {
 		t.Errorf("TreeCPU(self) = %v after a busy loop, want a positive time", got)
 	}
 }
+
+func TestPeakRSSAfterResetIsAtLeastTheCurrentRSS(t *testing.T) {
+	pid := os.Getpid()
+	if err := ResetPeakRSS(pid); err != nil {
+		t.Skipf("this kernel does not reset the peak: %v", err)
+	}
+	rss, err := SelfRSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, err := PeakRSS(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak < rss/2 || peak <= 0 {
+		t.Errorf("PeakRSS = %d right after a reset, RSS %d: want about the RSS", peak, rss)
+	}
+}
