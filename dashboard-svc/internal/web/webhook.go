@@ -64,7 +64,7 @@ func parseDeliveryFilter(c *fiber.Ctx) (deliveryFilter, map[string]string) {
 	}
 	if raw := c.Query("page"); raw != "" {
 		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > maxPage {
+		if err != nil || n < 1 || n > maxPage { // maxPage: contacts.go
 			errs["page"] = "The page must be a whole number from 1."
 		} else {
 			f.Page = n
