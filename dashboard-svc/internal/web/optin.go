@@ -7,7 +7,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,8 +56,6 @@ const (
 	suppressionsPerPage = 25
 	// codeNames bounds the codes read to name the codes of the consents.
 	codeNames = 100
-	// maxOptinPage bounds a page number in a query.
-	maxOptinPage = 100000
 	// maxCodeName is optin-svc's bound on a code's name.
 	maxCodeName = 191
 	// qrSize is the side of a code's QR image in pixels.
@@ -117,13 +114,7 @@ func optinError(err error) error {
 	if errors.As(err, &e) && e.Status == http.StatusNotFound && e.Code == "route_not_found" {
 		return errOptInOff
 	}
-	switch optin.StatusOf(err) {
-	case http.StatusForbidden:
-		return &pageError{status: http.StatusForbidden}
-	case http.StatusNotFound:
-		return &pageError{status: http.StatusNotFound}
-	}
-	return err
+	return peerError(err)
 }
 
 // optinFields are the first message per field of a peer's 422; names
@@ -151,52 +142,6 @@ func optinFields(err error, names map[string]string) (map[string]string, bool) {
 	return out, true
 }
 
-// optinPageNumber reads the page query value: 1 when absent, a 422 when it is
-// not a page number.
-func optinPageNumber(c *fiber.Ctx) (int, error) {
-	v := c.Query("page")
-	if v == "" {
-		return 1, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxOptinPage {
-		return 0, &pageError{status: http.StatusUnprocessableEntity}
-	}
-	return n, nil
-}
-
-// optinPager holds the Previous and Next links of a list, keeping its filters.
-type optinPager struct {
-	Page, LastPage, Total int
-	Prev, Next            string
-}
-
-func newOptinPager(path string, filters url.Values, meta optin.Meta) optinPager {
-	p := optinPager{Page: meta.CurrentPage, LastPage: meta.LastPage, Total: meta.Total}
-	link := func(n int) string {
-		v := url.Values{}
-		for k, vs := range filters {
-			if len(vs) > 0 && vs[0] != "" {
-				v.Set(k, vs[0])
-			}
-		}
-		if n > 1 {
-			v.Set("page", strconv.Itoa(n))
-		}
-		if len(v) == 0 {
-			return path
-		}
-		return path + "?" + v.Encode()
-	}
-	if p.Page > 1 {
-		p.Prev = link(p.Page - 1)
-	}
-	if p.Page < p.LastPage {
-		p.Next = link(p.Page + 1)
-	}
-	return p
-}
-
 // optinTime is a time as the date funcs take it.
 func optinTime(t time.Time) *time.Time {
 	if t.IsZero() {
@@ -215,7 +160,7 @@ type codeRow struct {
 type codesData struct {
 	Codes  []codeRow
 	Active string
-	Pager  optinPager
+	Pager  pager
 }
 
 func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
@@ -223,9 +168,9 @@ func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
 	if active != "" && active != "true" && active != "false" {
 		return codesData{}, &pageError{status: http.StatusUnprocessableEntity}
 	}
-	n, err := optinPageNumber(c)
-	if err != nil {
-		return codesData{}, err
+	n, ok := pageNumber(c)
+	if !ok {
+		return codesData{}, &pageError{status: http.StatusUnprocessableEntity}
 	}
 	token, err := a.userToken(c)
 	if err != nil {
@@ -240,7 +185,7 @@ func (a *App) codesData(c *fiber.Ctx) (codesData, error) {
 	if err != nil {
 		return codesData{}, optinError(err)
 	}
-	d := codesData{Active: active, Pager: newOptinPager(Base+"/opt-in-codes", url.Values{"active": {active}}, list.Meta)}
+	d := codesData{Active: active, Pager: newPager(Base+"/opt-in-codes", url.Values{"active": {active}}, list.Meta.CurrentPage, list.Meta.LastPage)}
 	for _, code := range list.Data {
 		d.Codes = append(d.Codes, codeRow{Code: code, Counts: counts[code.ID], Created: optinTime(code.CreatedAt)})
 	}
@@ -364,7 +309,7 @@ type consentsData struct {
 	Consents []consentRow
 	Codes    []optin.Code
 	Filter   map[string]string
-	Pager    optinPager
+	Pager    pager
 }
 
 // consentsPage lists the consents, filtered by status, code and contact.
@@ -380,9 +325,9 @@ func (a *App) consentsPage(c *fiber.Ctx) error {
 			return &pageError{status: http.StatusUnprocessableEntity}
 		}
 	}
-	n, err := optinPageNumber(c)
-	if err != nil {
-		return err
+	n, ok := pageNumber(c)
+	if !ok {
+		return &pageError{status: http.StatusUnprocessableEntity}
 	}
 	token, err := a.userToken(c)
 	if err != nil {
@@ -405,7 +350,7 @@ func (a *App) consentsPage(c *fiber.Ctx) error {
 	for k, v := range f {
 		filters.Set(k, v)
 	}
-	d := consentsData{Codes: codes.Data, Filter: f, Pager: newOptinPager(Base+"/opt-ins", filters, list.Meta)}
+	d := consentsData{Codes: codes.Data, Filter: f, Pager: newPager(Base+"/opt-ins", filters, list.Meta.CurrentPage, list.Meta.LastPage)}
 	for _, k := range list.Data {
 		d.Consents = append(d.Consents, consentRow{Consent: k, CodeName: names[k.OptInCodeID]})
 	}
@@ -421,19 +366,19 @@ type suppressionRow struct {
 type suppressionData struct {
 	Entries []suppressionRow
 	Reasons []string
-	Pager   optinPager
+	Pager   pager
 }
 
 func (a *App) suppressionData(c *fiber.Ctx, token string) (suppressionData, error) {
-	n, err := optinPageNumber(c)
-	if err != nil {
-		return suppressionData{}, err
+	n, ok := pageNumber(c)
+	if !ok {
+		return suppressionData{}, &pageError{status: http.StatusUnprocessableEntity}
 	}
 	list, err := a.optin.Suppressions(c.UserContext(), token, optin.ListOptions{Page: n, PerPage: suppressionsPerPage})
 	if err != nil {
 		return suppressionData{}, optinError(err)
 	}
-	d := suppressionData{Reasons: []string{"manual", "bounce", "complaint"}, Pager: newOptinPager(Base+"/suppression", nil, list.Meta)}
+	d := suppressionData{Reasons: []string{"manual", "bounce", "complaint"}, Pager: newPager(Base+"/suppression", nil, list.Meta.CurrentPage, list.Meta.LastPage)}
 	for _, s := range list.Data {
 		d.Entries = append(d.Entries, suppressionRow{Suppression: s, Created: optinTime(s.CreatedAt)})
 	}

@@ -5,10 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -74,21 +72,9 @@ type txFilter struct {
 	Since     string
 }
 
-// query is the filter as URL parameters, with page when above 1.
-func (f txFilter) query(page int) string {
-	q := url.Values{}
-	for k, v := range map[string]string{"status": f.Status, "contact": f.Contact, "reference": f.Reference, "since": f.Since} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	if page > 1 {
-		q.Set("page", strconv.Itoa(page))
-	}
-	if len(q) == 0 {
-		return ""
-	}
-	return "?" + q.Encode()
+// values is the filter as URL parameters.
+func (f txFilter) values() url.Values {
+	return url.Values{"status": {f.Status}, "contact": {f.Contact}, "reference": {f.Reference}, "since": {f.Since}}
 }
 
 // txRow is a row of a list.
@@ -110,10 +96,7 @@ type txListData struct {
 	Filtered bool
 	Rows     []txRow
 	Total    int
-	Page     int
-	LastPage int
-	Prev     string
-	Next     string
+	Pager    pager
 	CanView  bool
 }
 
@@ -150,14 +133,9 @@ func parseTxFilter(c *fiber.Ctx, k txKind) (txFilter, transactions.ListOptions, 
 			errs["since"] = "Enter a date as YYYY-MM-DD."
 		}
 	}
-	page := 1
-	if p := c.Query("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 1_000_000 {
-			errs["page"] = "This page number does not exist."
-		} else {
-			page = n
-		}
+	page, ok := pageNumber(c)
+	if !ok {
+		errs["page"] = "This page number does not exist."
 	}
 	opts.Page = page
 	// A refused value is shown back for correction only when it is short,
@@ -170,20 +148,12 @@ func parseTxFilter(c *fiber.Ctx, k txKind) (txFilter, transactions.ListOptions, 
 	return f, opts, page, errs
 }
 
-// printable reports whether s is valid UTF-8 without control characters.
-func printable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	return !strings.ContainsFunc(s, unicode.IsControl)
-}
-
 // txListPage lists the tenant's receivables or payables, newest first,
 // through the API's list route.
 func (a *App) txListPage(k txKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, opts, pageNo, errs := parseTxFilter(c, k)
-		d := txListData{Kind: k, Filter: f, Filtered: f != (txFilter{}), Page: pageNo,
+		d := txListData{Kind: k, Filter: f, Filtered: f != (txFilter{}),
 			CanView: slices.Contains(currentUser(c).Abilities, k.View)}
 		p := page{Title: k.Title, Nav: k.Noun + "s", Data: &d}
 		if len(errs) > 0 {
@@ -202,21 +172,16 @@ func (a *App) txListPage(k txKind) fiber.Handler {
 			return a.render(c, "transactions", p)
 		}
 		if err != nil {
-			return peerPageError(err)
+			return peerError(err)
 		}
-		d.Total, d.LastPage = res.Total, res.LastPage
+		d.Total = res.Total
 		names := a.contactNames(c, token, res.Items)
 		for _, it := range res.Items {
-			d.Rows = append(d.Rows, txRow{ID: it.ID, Href: k.Path + "/" + it.ID, Reference: deref(it.ExternalID),
+			d.Rows = append(d.Rows, txRow{ID: it.ID, Href: k.Path + "/" + it.ID, Reference: orEmpty(it.ExternalID),
 				Contact: names[it.ContactID], ContactID: it.ContactID, Amount: money(it.Amount, it.Currency),
 				Status: it.Status, Created: &it.CreatedAt, Due: dueOf(it)})
 		}
-		if pageNo > 1 {
-			d.Prev = k.Path + f.query(min(pageNo-1, max(res.LastPage, 1)))
-		}
-		if pageNo < res.LastPage {
-			d.Next = k.Path + f.query(pageNo+1)
-		}
+		d.Pager = newPager(k.Path, f.values(), pageNo, res.LastPage)
 		return a.render(c, "transactions", p)
 	}
 }
@@ -248,24 +213,6 @@ func dueOf(it transactions.Item) string {
 	return ""
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-// peerPageError turns a refusal of transactions-svc into the page it means.
-func peerPageError(err error) error {
-	switch transactions.StatusOf(err) {
-	case http.StatusForbidden:
-		return &pageError{status: http.StatusForbidden}
-	case http.StatusNotFound:
-		return &pageError{status: http.StatusNotFound}
-	}
-	return err
-}
-
 // contactNames returns the names of the items' contacts, read at once
 // through the API's GET /contacts/{id} (soft-deleted ones too), when the
 // user's role reads contacts (api:view-contact). A contact that cannot be
@@ -286,7 +233,7 @@ func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item
 	for i, id := range list {
 		jobs[i] = func() error {
 			if ct, err := a.contacts.Show(c.UserContext(), token, id, true); err == nil {
-				found[i] = strings.TrimSpace(deref(ct.FirstName) + " " + deref(ct.LastName))
+				found[i] = strings.TrimSpace(orEmpty(ct.FirstName) + " " + orEmpty(ct.LastName))
 			}
 			return nil
 		}
@@ -347,7 +294,7 @@ func (a *App) renderTxDetail(c *fiber.Ctx, k txKind, id string, p page) error {
 		},
 	})
 	if err != nil {
-		return peerPageError(err)
+		return peerError(err)
 	}
 	u := currentUser(c)
 	d := txDetail{Kind: k, Item: it, Amount: money(it.Amount, it.Currency), Due: dueOf(*it), Activity: act,
@@ -406,6 +353,6 @@ func (a *App) txAction(k txKind, action string) fiber.Handler {
 			}
 			return a.renderTxDetail(c, k, id, page{Errors: map[string]string{"form": msg}})
 		}
-		return peerPageError(err)
+		return peerError(err)
 	}
 }

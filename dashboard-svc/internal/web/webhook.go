@@ -62,13 +62,10 @@ func parseDeliveryFilter(c *fiber.Ctx) (deliveryFilter, map[string]string) {
 		errs["event_type"] = "Choose an event type from the list."
 		f.EventType = ""
 	}
-	if raw := c.Query("page"); raw != "" {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > maxPage { // maxPage: contacts.go
-			errs["page"] = "The page must be a whole number from 1."
-		} else {
-			f.Page = n
-		}
+	if n, ok := pageNumber(c); ok {
+		f.Page = n
+	} else {
+		errs["page"] = "This page number does not exist."
 	}
 	if len(errs) == 0 {
 		return f, nil
@@ -133,18 +130,6 @@ func endpointID(c *fiber.Ctx) (string, error) {
 	return id, nil
 }
 
-// webhookError turns webhook-svc's refusals into pages: 403 and 404 as
-// themselves, anything else as it is.
-func webhookError(err error) error {
-	switch webhooks.StatusOf(err) {
-	case http.StatusForbidden:
-		return &pageError{status: http.StatusForbidden}
-	case http.StatusNotFound:
-		return &pageError{status: http.StatusNotFound}
-	}
-	return err
-}
-
 // webhookData reads the endpoint and, unless the filter was refused, a
 // page of its delivery history, with the user's internal token.
 func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history bool) (webhookData, error) {
@@ -154,7 +139,7 @@ func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history boo
 	}
 	e, err := a.webhooks.Endpoint(c.UserContext(), token, id)
 	if err != nil {
-		return webhookData{}, webhookError(err)
+		return webhookData{}, peerError(err)
 	}
 	d := webhookData{Filter: f, Statuses: deliveryStatuses(), Events: events.Catalog(),
 		CanUpdate: slices.Contains(currentUser(c).Abilities, abilityUpdateWebhook),
@@ -167,7 +152,7 @@ func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history boo
 	page, err := a.webhooks.Deliveries(c.UserContext(), token, id, webhooks.DeliveryOptions{Page: f.Page, PerPage: deliveriesPerPage,
 		Status: f.Status, EventType: f.EventType})
 	if err != nil {
-		return webhookData{}, webhookError(err)
+		return webhookData{}, peerError(err)
 	}
 	for _, x := range page.Data {
 		d.Deliveries = append(d.Deliveries, deliveryRow{Delivery: x, Created: apiTime(&x.CreatedAt), Delivered: apiTime(x.DeliveredAt),
@@ -226,7 +211,7 @@ func (a *App) rotateWebhookSecret(c *fiber.Ctx) error {
 	}
 	rotated, err := a.webhooks.RotateSecret(c.UserContext(), token, formIdempotencyKey(c), id)
 	if err != nil {
-		return webhookError(err)
+		return peerError(err)
 	}
 	d, err := a.webhookData(c, id, deliveryFilter{Page: 1}, true)
 	if err != nil {
@@ -265,7 +250,7 @@ func (a *App) enableWebhook(c *fiber.Ctx) error {
 			Errors: map[string]string{"form": e.Message}})
 	}
 	if err != nil {
-		return webhookError(err)
+		return peerError(err)
 	}
 	return c.Redirect(Base+"/webhooks/"+id+"?notice=enabled", http.StatusSeeOther)
 }

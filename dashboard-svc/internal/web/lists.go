@@ -1,0 +1,106 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paylane/paylane/libs/svcclient"
+)
+
+// What every list page shares: page numbers, the Previous and Next links
+// that keep a list's filters, query text checks, and a peer's refusal as a
+// page.
+
+// maxPage bounds a page number in a query (a larger one is no page).
+const maxPage = 100000
+
+// pager is the Previous and Next links of a list, keeping its filters.
+type pager struct {
+	Page, LastPage int
+	Prev, Next     string
+}
+
+// newPager links the pages of base?query around page.
+func newPager(base string, query url.Values, page, lastPage int) pager {
+	p := pager{Page: page, LastPage: max(lastPage, 1)}
+	link := func(n int) string {
+		v := url.Values{}
+		for k, vs := range query {
+			if len(vs) > 0 && vs[0] != "" {
+				v[k] = vs
+			}
+		}
+		if n > 1 {
+			v.Set("page", strconv.Itoa(n))
+		}
+		if len(v) == 0 {
+			return base
+		}
+		return base + "?" + v.Encode()
+	}
+	if page > 1 {
+		p.Prev = link(min(page-1, p.LastPage))
+	}
+	if page < lastPage {
+		p.Next = link(page + 1)
+	}
+	return p
+}
+
+// queryText reads a query parameter a page sends on: trimmed, at most
+// maxFilter characters of valid UTF-8 without control characters; ok is
+// false otherwise.
+func queryText(c *fiber.Ctx, name string) (string, bool) {
+	v := strings.TrimSpace(c.Query(name))
+	if len(v) > maxFilter*4 || utf8.RuneCountInString(v) > maxFilter || !utf8.ValidString(v) ||
+		strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", false
+	}
+	return v, true
+}
+
+// pageNumber reads the page query parameter: 1 when absent; ok is false
+// when it is not a page number.
+func pageNumber(c *fiber.Ctx) (int, bool) {
+	v := c.Query("page")
+	if v == "" {
+		return 1, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxPage {
+		return 0, false
+	}
+	return n, true
+}
+
+// peerError turns a peer's 403 and 404 into the dashboard's pages.
+func peerError(err error) error {
+	switch svcclient.StatusOf(err) {
+	case http.StatusForbidden:
+		return &pageError{status: http.StatusForbidden}
+	case http.StatusNotFound:
+		return &pageError{status: http.StatusNotFound}
+	}
+	return err
+}
+
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, unicode.IsControl)
+}
