@@ -88,7 +88,6 @@ func TestDashboardInChromium(t *testing.T) {
 		!strings.Contains(text, fmt.Sprintf("%d in all", pending)) {
 		t.Fatalf("the overview shows:\n%s", text)
 	}
-	shots.take(t, b, "overview")
 
 	// The form offers exactly the developer role's API abilities.
 	b.navigate(t, base+"/tokens/new")
@@ -191,7 +190,6 @@ func TestDashboardInChromium(t *testing.T) {
 	if !strings.HasPrefix(invite, info.GatewayURL+"/dashboard/set-password?token=") {
 		t.Fatalf("the invitation shows:\n%s", invite)
 	}
-	shots.take(t, b, "users")
 }
 
 // fillJS sets the fields with those ids and clicks the submit selector.

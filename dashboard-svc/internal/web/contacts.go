@@ -25,11 +25,6 @@ type Contacts interface {
 	Search(ctx context.Context, token string, q contacts.SearchQuery) ([]contacts.Candidate, error)
 }
 
-const (
-	abilityViewContacts = "api:view-any-contact"
-	abilityViewContact  = "api:view-contact"
-)
-
 // Sizes of the contacts pages: a page of the list, the matches a name or
 // email search shows, and the longest filter value sent on.
 const (

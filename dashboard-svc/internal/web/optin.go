@@ -41,14 +41,6 @@ type ContactPhones interface {
 	Contact(ctx context.Context, token, id string) (*contacts.Contact, error)
 }
 
-const (
-	abilityViewOptInCodes    = "api:view-any-opt-in-code"
-	abilityCreateOptInCodes  = "api:create-opt-in-code"
-	abilityViewSuppression   = "api:view-any-suppression"
-	abilityCreateSuppression = "api:create-suppression"
-	abilityDeleteSuppression = "api:delete-suppression"
-)
-
 // Page sizes of the lists.
 const (
 	codesPerPage        = 15

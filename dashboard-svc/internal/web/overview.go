@@ -57,11 +57,6 @@ type direction struct {
 	Amount string
 }
 
-const (
-	abilityViewReceivables = "api:view-any-receivable"
-	abilityViewPayables    = "api:view-any-payable"
-)
-
 // canOverview reports whether the user's role reads receivables or payables.
 func canOverview(abilities []string) bool {
 	return slices.Contains(abilities, abilityViewReceivables) || slices.Contains(abilities, abilityViewPayables)

@@ -22,12 +22,6 @@ const (
 	csrfField  = "_csrf"
 )
 
-// Dashboard abilities of a role (identity-svc's user package).
-const (
-	abilityManageTokens = "dashboard:manage-tokens"
-	abilityManageUsers  = "dashboard:manage-users"
-)
-
 // Locals keys of a signed-in request.
 const (
 	localSession = "session"

@@ -15,17 +15,6 @@ import (
 	transactions "github.com/paylane/paylane/transactions-svc/client"
 )
 
-// Abilities of the receivables and payables pages: those of the API routes
-// each page calls (libs/authz, spec section 4).
-const (
-	abilityViewReceivable   = "api:view-receivable"
-	abilityViewPayable      = "api:view-payable"
-	abilityDeleteReceivable = "api:delete-receivable"
-	abilityDeletePayable    = "api:delete-payable"
-	abilityResend           = "api:resend-transaction"
-	abilityUpdateTxn        = "api:update-transaction"
-)
-
 // txPerPage is the page size of the lists.
 const txPerPage = 25
 

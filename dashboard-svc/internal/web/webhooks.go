@@ -25,13 +25,6 @@ type Webhooks interface {
 	RecentFailures(ctx context.Context, token string, limit int) ([]webhooks.Failure, error)
 }
 
-const (
-	abilityViewWebhooks   = "api:view-any-webhook"
-	abilityViewWebhook    = "api:view-webhook"
-	abilityCreateWebhooks = "api:create-webhook"
-	abilityUpdateWebhook  = "api:update-webhook"
-)
-
 type webhooksData struct {
 	Endpoints []webhooks.Endpoint
 	Events    []string
