@@ -50,6 +50,7 @@ require (
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
 	github.com/paylane/paylane/ai-gateway-svc v0.0.0 // indirect
 	github.com/paylane/paylane/batch-svc v0.0.0 // indirect
+	github.com/paylane/paylane/batch-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/dashboard-svc v0.0.0 // indirect
 	github.com/paylane/paylane/gateway v0.0.0 // indirect
@@ -72,6 +73,7 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/segmentio/kafka-go v0.4.51 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/stripe/stripe-go/v82 v82.5.1 // indirect
 	github.com/twmb/franz-go v1.22.2 // indirect
@@ -118,6 +120,7 @@ require (
 replace (
 	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
 	github.com/paylane/paylane/batch-svc => ../batch-svc
+	github.com/paylane/paylane/batch-svc/client => ../batch-svc/client
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/dashboard-svc => ../dashboard-svc

@@ -96,6 +96,7 @@ require (
 	github.com/oasdiff/yaml v0.1.1 // indirect
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
+	github.com/paylane/paylane/batch-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/contacts-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/optin-svc/client v0.0.0 // indirect
 	github.com/paylane/paylane/transactions-svc/client v0.0.0 // indirect
@@ -111,6 +112,7 @@ require (
 	github.com/segmentio/asm v1.2.1 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e // indirect
 	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
@@ -174,6 +176,7 @@ require (
 replace (
 	github.com/paylane/paylane/ai-gateway-svc => ../ai-gateway-svc
 	github.com/paylane/paylane/batch-svc => ../batch-svc
+	github.com/paylane/paylane/batch-svc/client => ../batch-svc/client
 	github.com/paylane/paylane/contacts-svc => ../contacts-svc
 	github.com/paylane/paylane/contacts-svc/client => ../contacts-svc/client
 	github.com/paylane/paylane/dashboard-svc => ../dashboard-svc
