@@ -2,13 +2,9 @@ package store_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/contacts-svc/migrations"
@@ -50,7 +46,7 @@ func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 			count, page, args := store.ContactsListSQL(store.Filter{})
 			args[0] = tenantA
 			for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
-				explainEach(t, pool, count, mode, args).walk(func(n planNode) {
+				testkit.ExplainPrepared(t, pool, tenantA, mode, "", count, args...).Walk(func(n testkit.PlanNode) {
 					if n.Relation == "phones" {
 						t.Errorf("count, %s: joins phones (%s)", mode, n.NodeType)
 					}
@@ -61,7 +57,7 @@ func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 					}
 				})
 				listed := 0
-				explainEach(t, pool, page, mode, append(args, 100, size/2)).walk(func(n planNode) {
+				testkit.ExplainPrepared(t, pool, tenantA, mode, "", page, append(args, 100, size/2)...).Walk(func(n testkit.PlanNode) {
 					switch {
 					case n.Index == "contacts_list_idx" && (n.NodeType == "Index Only Scan" || n.NodeType == "Bitmap Index Scan"):
 						listed++
@@ -81,49 +77,4 @@ func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 			}
 		})
 	}
-}
-
-// explainEach returns the plan the prepared statement sql gets under
-// plan_cache_mode mode for args, each sent as a literal of its type.
-func explainEach(t *testing.T, pool *pgxpool.Pool, sql, mode string, args []any) planNode {
-	t.Helper()
-	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		"SELECT set_config('app.tenant_id', '" + tenantA + "', true)",
-		"SET LOCAL plan_cache_mode = " + mode,
-		"PREPARE q AS " + sql,
-	} {
-		if _, err := tx.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	// PREPARE outlives the transaction: the connection goes back to the pool.
-	defer tx.Exec(ctx, "DEALLOCATE q")
-	literals := make([]string, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			literals[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
-		default:
-			literals[i] = fmt.Sprint(v)
-		}
-	}
-	var out []byte
-	err = tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE q("+strings.Join(literals, ", ")+")",
-		pgx.QueryExecModeSimpleProtocol).Scan(&out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("reading the plan: %v\n%s", err, out)
-	}
-	return plans[0].Plan
 }

@@ -2,35 +2,16 @@ package store_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/contacts-svc/migrations"
 	"github.com/paylane/paylane/libs/testkit"
 )
-
-// planNode is a node of EXPLAIN (FORMAT JSON).
-type planNode struct {
-	NodeType  string     `json:"Node Type"`
-	Relation  string     `json:"Relation Name"`
-	Index     string     `json:"Index Name"`
-	IndexCond string     `json:"Index Cond"`
-	Plans     []planNode `json:"Plans"`
-}
-
-// walk calls fn for n and every node under it.
-func (n planNode) walk(fn func(planNode)) {
-	fn(n)
-	for _, c := range n.Plans {
-		c.walk(fn)
-	}
-}
 
 // fillTenant commits count contacts (each with its phone record and an
 // external id) of tenant, from the app pool, without analyzing.
@@ -120,9 +101,9 @@ func TestBulkLookupsProbeTheIdentityIndexInEveryPlan(t *testing.T) {
 					ids[i] = l.arg(2000 + 2*i)
 				}
 				for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
-					plan := explain(t, pool, l.sql, mode, ids)
+					plan := testkit.ExplainPrepared(t, pool, tenantA, mode, "text, text[]", l.sql, tenantA, ids)
 					probes := 0
-					plan.walk(func(n planNode) {
+					plan.Walk(func(n testkit.PlanNode) {
 						if n.Relation == "phones" && (n.Index != "phones_pkey" || !strings.Contains(n.IndexCond, "id = c.phone_id")) {
 							t.Errorf("%s, %s: phones read by %s %s (Index Cond %q), not probed by c.phone_id",
 								l.name, mode, n.NodeType, n.Index, n.IndexCond)
@@ -144,40 +125,4 @@ func TestBulkLookupsProbeTheIdentityIndexInEveryPlan(t *testing.T) {
 			}
 		})
 	}
-}
-
-// explain returns the plan the prepared statement sql gets under
-// plan_cache_mode mode for the tenant and ids (EXPLAIN EXECUTE plans as
-// pgx's prepared statements are planned).
-func explain(t *testing.T, pool *pgxpool.Pool, sql, mode string, ids []string) planNode {
-	t.Helper()
-	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		"SELECT set_config('app.tenant_id', '" + tenantA + "', true)",
-		"SET LOCAL plan_cache_mode = " + mode,
-		"PREPARE lookup(text, text[]) AS " + sql,
-	} {
-		if _, err := tx.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	defer tx.Exec(ctx, "DEALLOCATE lookup")
-	var out []byte
-	err = tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE lookup($1, $2)", pgx.QueryExecModeSimpleProtocol,
-		tenantA, ids).Scan(&out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("reading the plan: %v\n%s", err, out)
-	}
-	return plans[0].Plan
 }

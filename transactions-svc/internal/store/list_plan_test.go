@@ -2,35 +2,14 @@ package store_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/migrations"
 )
-
-// planNode is a node of EXPLAIN (FORMAT JSON).
-type planNode struct {
-	NodeType string     `json:"Node Type"`
-	Relation string     `json:"Relation Name"`
-	Index    string     `json:"Index Name"`
-	Plans    []planNode `json:"Plans"`
-}
-
-// walk calls fn for n and every node under it.
-func (n planNode) walk(fn func(planNode)) {
-	fn(n)
-	for _, c := range n.Plans {
-		c.walk(fn)
-	}
-}
 
 // TestStatusListReadsTheStatusIndex: a list of receivables filtered by
 // status counts them from receivables_status_list_idx (migration 00010)
@@ -84,7 +63,7 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 	count, page, args := store.ListSQL(txn.Receivable, store.Filter{Status: "failed"})
 	for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
 		indexed := 0
-		explain(t, pool, count, mode, args).walk(func(n planNode) {
+		testkit.ExplainPrepared(t, pool, "T1", mode, "", count, args...).Walk(func(n testkit.PlanNode) {
 			switch {
 			case n.Relation == "transactions":
 				t.Errorf("count, %s: joins transactions (%s)", mode, n.NodeType)
@@ -98,7 +77,7 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 			t.Errorf("count, %s: %d scans of receivables_status_list_idx, want 1", mode, indexed)
 		}
 		indexed = 0
-		explain(t, pool, page, mode, append(args, 25, 0)).walk(func(n planNode) {
+		testkit.ExplainPrepared(t, pool, "T1", mode, "", page, append(args, 25, 0)...).Walk(func(n testkit.PlanNode) {
 			switch {
 			case n.Index == "receivables_status_list_idx":
 				indexed++
@@ -110,48 +89,4 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 			t.Errorf("page, %s: %d scans of receivables_status_list_idx, want 1", mode, indexed)
 		}
 	}
-}
-
-// explain returns the plan the prepared statement sql gets under
-// plan_cache_mode mode for args, each sent as a literal, in tenant T1.
-func explain(t *testing.T, pool *pgxpool.Pool, sql, mode string, args []any) planNode {
-	t.Helper()
-	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		"SELECT set_config('app.tenant_id', 'T1', true)",
-		"SET LOCAL plan_cache_mode = " + mode,
-		"PREPARE q AS " + sql,
-	} {
-		if _, err := tx.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	// PREPARE outlives the transaction: the connection goes back to the pool.
-	defer tx.Exec(ctx, "DEALLOCATE q")
-	literals := make([]string, len(args))
-	for i, a := range args {
-		if s, ok := a.(string); ok {
-			literals[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
-		} else {
-			literals[i] = fmt.Sprint(a)
-		}
-	}
-	var out []byte
-	err = tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE q("+strings.Join(literals, ", ")+")",
-		pgx.QueryExecModeSimpleProtocol).Scan(&out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("reading the plan: %v\n%s", err, out)
-	}
-	return plans[0].Plan
 }
