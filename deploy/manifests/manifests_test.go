@@ -95,6 +95,7 @@ func checkAll(t *testing.T, b *built) {
 	t.Run("scaling", func(t *testing.T) { checkScaling(t, b) })
 	t.Run("services", func(t *testing.T) { checkServices(t, b) })
 	t.Run("network policies", func(t *testing.T) { checkNetworkPolicies(t, b) })
+	t.Run("peers reachable", func(t *testing.T) { checkPeersReachable(t, b) })
 	t.Run("secrets", func(t *testing.T) { checkSecrets(t, b) })
 	t.Run("config references", func(t *testing.T) { checkConfigRefs(t, b) })
 	t.Run("migrations", func(t *testing.T) { checkMigrations(t, b) })

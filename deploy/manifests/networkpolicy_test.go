@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -184,4 +185,26 @@ func checkOwnPolicy(t *testing.T, b *built, name string, podLabels map[string]st
 		names = append(names, p.Name)
 	}
 	t.Errorf("no NetworkPolicy %q selecting its pods (policies: %s)", name, strings.Join(names, ", "))
+}
+
+// checkPeersReachable: a service configured with another service's URL
+// (CONTACTS_URL=http://contacts-svc:8080) carries that service's
+// calls.paylane.io label, so the callee's NetworkPolicy admits its calls.
+func checkPeersReachable(t *testing.T, b *built) {
+	names := map[string]bool{}
+	for _, d := range b.deployments {
+		names[d.Name] = true
+	}
+	for _, d := range b.deployments {
+		for k, v := range b.envOf(d.Spec.Template.Spec.Containers[0]) {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !names[u.Hostname()] || u.Hostname() == d.Name {
+				continue
+			}
+			if d.Spec.Template.Labels["calls.paylane.io/"+u.Hostname()] != "true" {
+				t.Errorf("%s: %s=%s, but its pods lack calls.paylane.io/%s: \"true\", so %s's NetworkPolicy refuses them",
+					d.Name, k, v, u.Hostname(), u.Hostname())
+			}
+		}
+	}
 }
