@@ -1,8 +1,6 @@
 package web
 
 import (
-	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 
@@ -107,7 +105,7 @@ func (a *App) setPassword(c *fiber.Ctx) error {
 		return a.render(c, "set-password", p)
 	}
 	u, err := a.identity.SetPassword(c.UserContext(), link, password)
-	if fields, ok := validation(err); ok {
+	if fields, ok := validation(err, nil); ok {
 		c.Status(http.StatusUnprocessableEntity)
 		p.Errors = fields
 		return a.render(c, "set-password", p)
@@ -134,7 +132,7 @@ func (a *App) changePassword(c *fiber.Ctx) error {
 		return a.render(c, "account", p)
 	}
 	err := a.identity.ChangePassword(c.UserContext(), se.TenantID, u.ID, c.FormValue("current_password"), c.FormValue("password"))
-	if fields, ok := validation(err); ok {
+	if fields, ok := validation(err, nil); ok {
 		c.Status(http.StatusUnprocessableEntity)
 		p.Errors = fields
 		return a.render(c, "account", p)
@@ -147,24 +145,4 @@ func (a *App) changePassword(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Redirect(Base+"/account?notice=password-set", http.StatusSeeOther)
-}
-
-// validation returns the first message per field of a 422 from a peer.
-func validation(err error) (map[string]string, bool) {
-	var e *identity.Error
-	if !errors.As(err, &e) || e.Status != http.StatusUnprocessableEntity {
-		return nil, false
-	}
-	var details map[string][]string
-	_ = json.Unmarshal(e.Details, &details)
-	out := map[string]string{}
-	for k, v := range details {
-		if len(v) > 0 {
-			out[k] = v[0]
-		}
-	}
-	if len(out) == 0 {
-		out["form"] = e.Message
-	}
-	return out, true
 }

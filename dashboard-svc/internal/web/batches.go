@@ -118,7 +118,7 @@ func (a *App) batchesPage(c *fiber.Ctx) error {
 	}
 	list, err := a.batches.Batches(c.UserContext(), token, batches.Filters{Type: d.Type, Status: d.Status, Page: pageNo,
 		PerPage: batchesPerPage})
-	if fields, invalid := validation(err); invalid {
+	if fields, invalid := validation(err, nil); invalid {
 		c.Status(http.StatusUnprocessableEntity)
 		p.Errors = onForm(fields, "type", "status")
 		return a.render(c, "batches", p)

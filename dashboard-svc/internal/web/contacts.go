@@ -148,7 +148,7 @@ func (a *App) contactsPage(c *fiber.Ctx) error {
 			}
 		}
 	}
-	if fields, invalid := validation(err); invalid {
+	if fields, invalid := validation(err, nil); invalid {
 		c.Status(http.StatusUnprocessableEntity)
 		p.Errors, p.Data = onForm(fields, "name", "email", "phone", "external_id"), contactsData{Filters: f, Search: d.Search, Filtered: true}
 		return a.render(c, "contacts", p)

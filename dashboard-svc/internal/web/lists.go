@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -103,4 +105,34 @@ func printable(s string) bool {
 		return false
 	}
 	return !strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// validation returns the first message per field of a peer's 422, under
+// the form's field names: names renames a peer's field, and a nested field
+// (subscribed_events.0) counts as its top field. With no field named, the
+// peer's message is the form's.
+func validation(err error, names map[string]string) (map[string]string, bool) {
+	var e *svcclient.Error
+	if !errors.As(err, &e) || e.Status != http.StatusUnprocessableEntity {
+		return nil, false
+	}
+	var details map[string][]string
+	_ = json.Unmarshal(e.Details, &details)
+	out := map[string]string{}
+	for k, v := range details {
+		if len(v) == 0 {
+			continue
+		}
+		k, _, _ = strings.Cut(k, ".")
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		if _, seen := out[k]; !seen {
+			out[k] = v[0]
+		}
+	}
+	if len(out) == 0 {
+		out["form"] = e.Message
+	}
+	return out, true
 }

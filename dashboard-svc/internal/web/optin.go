@@ -109,31 +109,6 @@ func optinError(err error) error {
 	return peerError(err)
 }
 
-// optinFields are the first message per field of a peer's 422; names
-// maps the peer's field names to the form's.
-func optinFields(err error, names map[string]string) (map[string]string, bool) {
-	var e *optin.Error
-	if !errors.As(err, &e) || e.Status != http.StatusUnprocessableEntity {
-		return nil, false
-	}
-	out := map[string]string{}
-	for k, v := range e.Fields() {
-		if len(v) == 0 {
-			continue
-		}
-		if n, ok := names[k]; ok {
-			k = n
-		}
-		if _, seen := out[k]; !seen {
-			out[k] = v[0]
-		}
-	}
-	if len(out) == 0 {
-		out["form"] = e.Message
-	}
-	return out, true
-}
-
 // optinTime is a time as the date funcs take it.
 func optinTime(t time.Time) *time.Time {
 	if t.IsZero() {
@@ -222,7 +197,7 @@ func (a *App) createCode(c *fiber.Ctx) error {
 		return err
 	}
 	code, err := a.optin.CreateCode(c.UserContext(), token, formIdempotencyKey(c), in)
-	if fields, ok := optinFields(err, nil); ok {
+	if fields, ok := validation(err, nil); ok {
 		return refuse(fields)
 	}
 	if err != nil {
@@ -442,7 +417,7 @@ func (a *App) addSuppression(c *fiber.Ctx) error {
 	}
 	_, err = a.optin.AddSuppression(c.UserContext(), token, formIdempotencyKey(c),
 		optin.SuppressionInput{ContactPhoneID: contact.PhoneID, Reason: reason})
-	if fields, ok := optinFields(err, map[string]string{"contact_phone_id": "phone"}); ok {
+	if fields, ok := validation(err, map[string]string{"contact_phone_id": "phone"}); ok {
 		return refuse(fields)
 	}
 	if err != nil {
@@ -462,7 +437,7 @@ func (a *App) removeSuppression(c *fiber.Ctx) error {
 		return err
 	}
 	err = a.optin.RemoveSuppression(c.UserContext(), token, formIdempotencyKey(c), id)
-	if fields, ok := optinFields(err, nil); ok {
+	if fields, ok := validation(err, nil); ok {
 		msg := ""
 		for _, m := range fields {
 			msg = m

@@ -111,7 +111,7 @@ func roleForm(c *fiber.Ctx) ([]string, map[string]bool, error) {
 // roleAnswer turns identity-svc's answer to a role write into a page: 422
 // re-renders the form with the messages, 403 and 404 are themselves.
 func (a *App) roleAnswer(c *fiber.Ctx, err error, d roleData, notice string) error {
-	if fields, invalid := validation(err); invalid {
+	if fields, invalid := validation(err, nil); invalid {
 		if !d.New {
 			if err := a.markDefault(c, &d); err != nil {
 				return err

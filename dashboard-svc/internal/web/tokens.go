@@ -96,7 +96,7 @@ func (a *App) createToken(c *fiber.Ctx) error {
 		return a.render(c, "token-new", p)
 	}
 	created, err := a.identity.CreateUserToken(c.UserContext(), current(c).TenantID, u.ID, name, abilities)
-	if fields, ok := validation(err); ok {
+	if fields, ok := validation(err, nil); ok {
 		c.Status(http.StatusUnprocessableEntity)
 		p.Errors = fields
 		return a.render(c, "token-new", p)

@@ -155,9 +155,10 @@ func (a *App) txListPage(k txKind) fiber.Handler {
 			return err
 		}
 		res, err := a.transactions.List(c.UserContext(), token, k.Direction, opts)
-		if fields, ok := validation(err); ok {
+		if fields, ok := validation(err, map[string]string{"contact_id": "contact", "external_id": "reference",
+			"created_since": "since"}); ok {
 			c.Status(http.StatusUnprocessableEntity)
-			p.Errors = listFieldErrors(fields)
+			p.Errors = fields
 			return a.render(c, "transactions", p)
 		}
 		if err != nil {
@@ -173,19 +174,6 @@ func (a *App) txListPage(k txKind) fiber.Handler {
 		d.Pager = newPager(k.Path, f.values(), pageNo, res.LastPage)
 		return a.render(c, "transactions", p)
 	}
-}
-
-// listFieldErrors names the API's query parameters as the form's fields.
-func listFieldErrors(fields map[string]string) map[string]string {
-	names := map[string]string{"contact_id": "contact", "external_id": "reference", "created_since": "since"}
-	out := map[string]string{}
-	for k, v := range fields {
-		if n, ok := names[k]; ok {
-			k = n
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // dueOf is the due date, else when the link expires.

@@ -80,7 +80,7 @@ func (a *App) inviteUser(c *fiber.Ctx) error {
 	in := identity.UserInput{Email: strings.TrimSpace(c.FormValue("email")), Name: strings.TrimSpace(c.FormValue("name")),
 		Role: c.FormValue("role")}
 	invited, err := a.identity.InviteUser(c.UserContext(), current(c).TenantID, currentUser(c).ID, in)
-	fields, invalid := validation(err)
+	fields, invalid := validation(err, nil)
 	if err != nil && !invalid {
 		if identity.StatusOf(err) == http.StatusForbidden {
 			return &pageError{status: http.StatusForbidden}
@@ -114,7 +114,7 @@ func (a *App) disableUser(c *fiber.Ctx) error {
 	}
 	se := current(c)
 	_, err := a.identity.DisableUser(c.UserContext(), se.TenantID, currentUser(c).ID, id)
-	if fields, invalid := validation(err); invalid {
+	if fields, invalid := validation(err, nil); invalid {
 		d, derr := a.usersData(c)
 		if derr != nil {
 			return derr

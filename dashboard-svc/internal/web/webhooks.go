@@ -79,15 +79,7 @@ func (a *App) createWebhook(c *fiber.Ctx) error {
 	case errors.As(err, &e) && e.Status == http.StatusForbidden:
 		return &pageError{status: http.StatusForbidden}
 	case errors.As(err, &e) && e.Status == http.StatusUnprocessableEntity:
-		fields := map[string]string{}
-		for k, v := range e.Fields() {
-			if len(v) > 0 {
-				fields[strings.SplitN(k, ".", 2)[0]] = v[0]
-			}
-		}
-		if len(fields) == 0 {
-			fields["form"] = e.Message
-		}
+		fields, _ := validation(err, nil)
 		c.Status(http.StatusUnprocessableEntity)
 		return a.render(c, "webhooks", page{Title: "Webhook endpoints", Nav: "webhooks", Data: d, Errors: fields,
 			Form: map[string]string{"name": in.Name, "url": in.URL}})
