@@ -2,7 +2,6 @@ package clientcontract_test
 
 import (
 	"context"
-	"net/url"
 	"slices"
 	"testing"
 
@@ -14,28 +13,11 @@ import (
 // calls against the service started with Run.
 func TestDashboardManagesUsersAndRoles(t *testing.T) {
 	t.Parallel()
-	svc := testenv.Start(t, nil)
+	svc, admin, ten := startWithTenant(t, client.TenantInput{Name: ptr("Acme")})
 	ctx := context.Background()
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	c := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
-	name := "Acme"
-	ten, err := admin.CreateTenant(ctx, client.TenantInput{Name: &name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	activate := func(email, role string) *client.User {
-		created, err := admin.CreateUser(ctx, ten.ID, client.UserInput{Email: email, Name: email, Role: role})
-		if err != nil {
-			t.Fatal(err)
-		}
-		link, _ := url.Parse(created.SetPasswordURL)
-		u, err := c.SetPassword(ctx, link.Query().Get("token"), "correct horse battery")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return u
-	}
-	owner, dev := activate("owner@example.com", "owner"), activate("dev@example.com", "developer")
+	owner := activate(t, admin, c, ten.ID, client.UserInput{Email: "owner@example.com", Name: "owner@example.com", Role: "owner"})
+	dev := activate(t, admin, c, ten.ID, client.UserInput{Email: "dev@example.com", Name: "dev@example.com", Role: "developer"})
 
 	if _, err := c.DisableUser(ctx, ten.ID, dev.ID, owner.ID); client.StatusOf(err) != 403 {
 		t.Errorf("DisableUser by a developer = %v, want 403", err)

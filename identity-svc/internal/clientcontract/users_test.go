@@ -14,23 +14,10 @@ import (
 // service started with Run.
 func TestDashboardCalls(t *testing.T) {
 	t.Parallel()
-	svc := testenv.Start(t, nil)
+	svc, admin, ten := startWithTenant(t, client.TenantInput{Name: ptr("Acme")})
 	ctx := context.Background()
-	admin := client.NewAdmin(svc.BaseURL(), testenv.AdminToken, nil)
 	c := client.NewWithSecret(svc.BaseURL(), testenv.ServiceSecret, nil)
-	name := "Acme"
-	ten, err := admin.CreateTenant(ctx, client.TenantInput{Name: &name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	created, err := admin.CreateUser(ctx, ten.ID, client.UserInput{Email: "dev@example.com", Name: "Dev", Role: "developer"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	link, _ := url.Parse(created.SetPasswordURL)
-	if _, err := c.SetPassword(ctx, link.Query().Get("token"), "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	created := activate(t, admin, c, ten.ID, client.UserInput{Email: "dev@example.com", Name: "Dev", Role: "developer"})
 	u, err := c.SignIn(ctx, "dev@example.com", "correct horse battery")
 	if err != nil || u.ID != created.ID {
 		t.Fatalf("SignIn = %+v, %v", u, err)
@@ -73,4 +60,22 @@ func TestDashboardCalls(t *testing.T) {
 	if again, _ := c.UserToken(ctx, ten.ID, u.ID); again != jwt {
 		t.Error("UserToken is not reused while fresh")
 	}
+}
+
+// activate creates a user of the tenant on the operator plane and sets
+// their password ("correct horse battery") through the one-time link, as
+// the person would on the dashboard.
+func activate(t *testing.T, admin *client.Admin, c *client.Client, tenantID string, in client.UserInput) *client.User {
+	t.Helper()
+	ctx := context.Background()
+	created, err := admin.CreateUser(ctx, tenantID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, _ := url.Parse(created.SetPasswordURL)
+	u, err := c.SetPassword(ctx, link.Query().Get("token"), "correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
