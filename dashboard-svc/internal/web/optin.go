@@ -48,8 +48,6 @@ const (
 	suppressionsPerPage = 25
 	// codeNames bounds the codes read to name the codes of the consents.
 	codeNames = 100
-	// maxCodeName is optin-svc's bound on a code's name.
-	maxCodeName = 191
 	// qrSize is the side of a code's QR image in pixels.
 	qrSize = 320
 )
@@ -179,9 +177,6 @@ func (a *App) createCode(c *fiber.Ctx) error {
 		}
 		c.Status(http.StatusUnprocessableEntity)
 		return a.render(c, "optin-codes", page{Title: "Opt-in codes", Nav: "optin", Data: d, Errors: fields, Form: form})
-	}
-	if utf8.RuneCountInString(name) > maxCodeName || strings.ContainsRune(name, 0) {
-		return refuse(map[string]string{"name": "The name may not be greater than 191 characters."})
 	}
 	in := optin.CodeInput{Name: name}
 	if form["double_opt_in"] == "yes" {

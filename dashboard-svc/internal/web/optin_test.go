@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
 	"github.com/paylane/paylane/dashboard-svc/internal/web"
@@ -120,6 +121,9 @@ func (f *fakeOptIn) CreateCode(_ context.Context, token, key string, in optin.Co
 	f.saw(token, key)
 	if in.Name == "" {
 		return nil, &optin.Error{Status: 422, Code: "validation_failed", Details: []byte(`{"name":["The name field is required."]}`)}
+	}
+	if utf8.RuneCountInString(in.Name) > 191 {
+		return nil, &optin.Error{Status: 422, Code: "validation_failed", Details: []byte(`{"name":["The name may not be greater than 191 characters."]}`)}
 	}
 	if id, ok := f.byKey[key]; ok {
 		for _, c := range f.codes {
