@@ -38,7 +38,8 @@ type plan struct {
 
 // newPlan loads what deciding rows needs: the live contacts with the rows'
 // external ids, the rows' phone records (created when missing) and their
-// live holders. Three statements, whatever the number of rows.
+// live holders. Three statements, whatever the number of rows (two when
+// every number is new).
 func (a *App) newPlan(ctx context.Context, tx *store.Tx, policy contact.OnDuplicate, rows []validRow) (*plan, error) {
 	p := &plan{now: a.timestamp(), policy: policy, byExternal: map[string]*planned{}, phoneOwner: map[string]string{}}
 	if len(rows) == 0 {
@@ -58,12 +59,17 @@ func (a *App) newPlan(ctx context.Context, tx *store.Tx, policy contact.OnDuplic
 	for ext, c := range existing {
 		p.byExternal[ext] = &planned{c: c}
 	}
-	if p.phoneIDs, err = tx.EnsurePhones(ctx, phones); err != nil {
+	var created map[string]bool
+	if p.phoneIDs, created, err = tx.EnsurePhones(ctx, phones); err != nil {
 		return nil, err
 	}
+	// A record created just now has no holder: only the older ones are
+	// looked up (none, for a batch of new numbers).
 	recordIDs := make([]string, 0, len(p.phoneIDs))
 	for _, id := range p.phoneIDs {
-		recordIDs = append(recordIDs, id)
+		if !created[id] {
+			recordIDs = append(recordIDs, id)
+		}
 	}
 	if p.phoneOwner, err = tx.LivePhoneOwners(ctx, recordIDs); err != nil {
 		return nil, err

@@ -35,20 +35,40 @@ func (t *Tx) BoundStatements(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
+// batchRowsSQL reads a batch's recorded rows in the range of row indexes
+// $3..$4, a range of contacts_batch_rows_pkey. The former "row_index =
+// ANY($3)" was a filter, not an index condition: every call read all the
+// rows the batch had recorded so far and compared each with the whole
+// array (a parameter array is searched linearly), 500 × rows recorded per
+// chunk, which grew to 40-75 ms for the last chunks of a 10,000-row batch
+// (docs/benchmarks.md finding 8; TestBatchRowsReadTheRangeOfTheChunk).
+const batchRowsSQL = `SELECT row_index, coalesce(contact_id, ''), action, errors FROM contact_batch_rows
+	WHERE tenant_id = $1 AND batch_id = $2 AND row_index BETWEEN $3 AND $4`
+
 // BatchRows returns the recorded outcomes of the given rows of a batch.
 func (t *Tx) BatchRows(ctx context.Context, batchID string, indexes []int) (map[int]contact.RowResult, error) {
-	rows, err := t.tx.Query(ctx, `SELECT row_index, coalesce(contact_id, ''), action, errors FROM contact_batch_rows
-		WHERE tenant_id = $1 AND batch_id = $2 AND row_index = ANY($3)`, t.tenantID, batchID, indexes)
+	out := map[int]contact.RowResult{}
+	if len(indexes) == 0 {
+		return out, nil
+	}
+	want := make(map[int]bool, len(indexes))
+	lo, hi := indexes[0], indexes[0]
+	for _, i := range indexes {
+		want[i], lo, hi = true, min(lo, i), max(hi, i)
+	}
+	rows, err := t.tx.Query(ctx, batchRowsSQL, t.tenantID, batchID, lo, hi)
 	if err != nil {
 		return nil, fmt.Errorf("reading batch rows: %w", err)
 	}
 	defer rows.Close()
-	out := map[int]contact.RowResult{}
 	for rows.Next() {
 		var r contact.RowResult
 		var action string
 		if err := rows.Scan(&r.RowIndex, &r.ContactID, &action, &r.Errors); err != nil {
 			return nil, fmt.Errorf("reading batch rows: %w", err)
+		}
+		if !want[r.RowIndex] { // a row of the range the call did not ask for
+			continue
 		}
 		r.Action = contact.RowAction(action)
 		out[r.RowIndex] = r
@@ -136,6 +156,9 @@ const livePhoneOwnersSQL = `SELECT c.phone_id, c.id FROM unnest($2::text[]) AS x
 // LivePhoneOwners returns, for each phone record id held by a live contact,
 // that contact's id.
 func (t *Tx) LivePhoneOwners(ctx context.Context, phoneIDs []string) (map[string]string, error) {
+	if len(phoneIDs) == 0 {
+		return map[string]string{}, nil
+	}
 	rows, err := t.tx.Query(ctx, livePhoneOwnersSQL, t.tenantID, phoneIDs)
 	if err != nil {
 		return nil, fmt.Errorf("reading phone owners: %w", err)

@@ -4,6 +4,7 @@ package store
 const (
 	LiveByExternalIDsSQL = liveByExternalIDsSQL
 	LivePhoneOwnersSQL   = livePhoneOwnersSQL
+	BatchRowsSQL         = batchRowsSQL
 )
 
 // ContactsListSQL is the list's count and page statements of a filter.

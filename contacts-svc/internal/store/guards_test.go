@@ -46,7 +46,7 @@ func TestDatabaseRefusesWhatTheRulesRefuse(t *testing.T) {
 				t.Errorf("InsertContact: err = %v, want a check violation", err)
 			}
 			err := s.Write(ctx, idempotency.Tx{}, tenantA, func(tx *store.Tx) error {
-				phones, err := tx.EnsurePhones(ctx, []string{bad.Phone})
+				phones, _, err := tx.EnsurePhones(ctx, []string{bad.Phone})
 				if err != nil {
 					return err
 				}

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
-	"github.com/paylane/paylane/libs/ids"
+	ulid "github.com/paylane/paylane/libs/ids"
 )
 
 // ensurePhoneSQL returns the id of the tenant's record of a number, creating
@@ -24,41 +24,48 @@ RETURNING id`
 // EnsurePhone returns the id of the canonical phone record of e164.
 func (t *Tx) EnsurePhone(ctx context.Context, e164 string) (string, error) {
 	var id string
-	if err := t.tx.QueryRow(ctx, ensurePhoneSQL, ids.New(), t.tenantID, e164).Scan(&id); err != nil {
+	if err := t.tx.QueryRow(ctx, ensurePhoneSQL, ulid.New(), t.tenantID, e164).Scan(&id); err != nil {
 		return "", fmt.Errorf("ensuring phone record: %w", err)
 	}
 	return id, nil
 }
 
 // EnsurePhones is EnsurePhone for many numbers in one statement; it returns
-// the record id of each number.
-func (t *Tx) EnsurePhones(ctx context.Context, numbers []string) (map[string]string, error) {
+// the record id of each number, and the ids of the records it created (the
+// number had none): no contact can hold such a record yet, since its id is
+// known to this transaction alone.
+func (t *Tx) EnsurePhones(ctx context.Context, numbers []string) (ids map[string]string, created map[string]bool, err error) {
 	// A number twice in one INSERT ... ON CONFLICT DO UPDATE is an error.
 	e164s := slices.Compact(slices.Sorted(slices.Values(numbers)))
 	newIDs := make([]string, len(e164s))
+	mine := make(map[string]bool, len(e164s))
 	for i := range e164s {
-		newIDs[i] = ids.New()
+		newIDs[i] = ulid.New()
+		mine[newIDs[i]] = true
 	}
 	rows, err := t.tx.Query(ctx, `INSERT INTO phones (id, tenant_id, e164)
 		SELECT u.id, $1, u.e164 FROM unnest($2::text[], $3::text[]) AS u(id, e164)
 		ON CONFLICT (tenant_id, e164) DO UPDATE SET e164 = EXCLUDED.e164
 		RETURNING e164, id`, t.tenantID, newIDs, e164s)
 	if err != nil {
-		return nil, fmt.Errorf("ensuring phone records: %w", err)
+		return nil, nil, fmt.Errorf("ensuring phone records: %w", err)
 	}
 	defer rows.Close()
-	out := make(map[string]string, len(e164s))
+	ids, created = make(map[string]string, len(e164s)), map[string]bool{}
 	for rows.Next() {
 		var e164, id string
 		if err := rows.Scan(&e164, &id); err != nil {
-			return nil, fmt.Errorf("ensuring phone records: %w", err)
+			return nil, nil, fmt.Errorf("ensuring phone records: %w", err)
 		}
-		out[e164] = id
+		ids[e164] = id
+		if mine[id] {
+			created[id] = true
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ensuring phone records: %w", err)
+		return nil, nil, fmt.Errorf("ensuring phone records: %w", err)
 	}
-	return out, nil
+	return ids, created, nil
 }
 
 // Phone returns the phone record with id, or contact.ErrNotFound.

@@ -126,3 +126,61 @@ func TestBulkLookupsProbeTheIdentityIndexInEveryPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchRowsReadTheRangeOfTheChunk: a chunk's lookup of its recorded
+// rows reads the range of its row indexes in contact_batch_rows_pkey, in
+// the generic plan as in a custom one, on a table never analyzed and on
+// one analyzed: a plan that reads every row the batch recorded so far
+// (row_index as a filter) costs rows recorded × rows asked, which grew with
+// every chunk of a large batch.
+func TestBatchRowsReadTheRangeOfTheChunk(t *testing.T) {
+	t.Parallel()
+	pg := testkit.PG(t)
+	dsn := pg.Database(t, "contacts_store", migrations.Sets()...)
+	pool := pg.Pool(t, dsn)
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	for _, q := range []string{
+		`SELECT set_config('app.tenant_id', $1, true)`,
+		`INSERT INTO contact_batch_rows (tenant_id, batch_id, row_index, action)
+			SELECT $1, 'batch-1', i, 'created' FROM generate_series(0, 9499) i`,
+	} {
+		if _, err := tx.Exec(ctx, q, tenantA); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, stats := range []string{"never analyzed", "analyzed"} {
+		if stats == "analyzed" {
+			if _, err := pg.Pool(t, pg.OwnerDSN(t, dsn)).Exec(ctx, "ANALYZE contact_batch_rows"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
+			plan := testkit.ExplainPrepared(t, pool, tenantA, mode, "text, text, int, int", store.BatchRowsSQL,
+				tenantA, "batch-1", 9500, 9999)
+			ranged := 0
+			plan.Walk(func(n testkit.PlanNode) {
+				if n.Relation != "contact_batch_rows" {
+					return
+				}
+				if n.Index == "contact_batch_rows_pkey" && strings.Contains(n.IndexCond, "row_index >=") &&
+					strings.Contains(n.IndexCond, "row_index <=") {
+					ranged++
+					return
+				}
+				t.Errorf("%s, %s: contact_batch_rows read by %s %s (Index Cond %q), not by the range of row_index",
+					stats, mode, n.NodeType, n.Index, n.IndexCond)
+			})
+			if ranged != 1 {
+				t.Errorf("%s, %s: %d range scans of contact_batch_rows_pkey", stats, mode, ranged)
+			}
+		}
+	}
+}

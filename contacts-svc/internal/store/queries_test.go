@@ -156,6 +156,14 @@ func TestBatchRowsRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(map[int]contact.RowResult{0: want[0], 1: want[1]}, got); diff != "" {
 			t.Errorf("recorded rows (-want +got):\n%s", diff)
 		}
+		// Rows of the range between the asked ones are not answered.
+		apart, err := tx.BatchRows(ctx, "batch-1", []int{0, 3})
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff(map[int]contact.RowResult{0: want[0]}, apart); diff != "" {
+			t.Errorf("rows 0 and 3 (-want +got):\n%s", diff)
+		}
 		other, err := tx.BatchRows(ctx, "batch-2", []int{0})
 		if err != nil || len(other) != 0 {
 			t.Errorf("another batch sees %v, %v", other, err)

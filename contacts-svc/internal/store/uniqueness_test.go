@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func TestPhoneRecordsAreCanonical(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		many, err := tx.EnsurePhones(ctx, []string{"+14155552671", "+14155552672", "+14155552672"})
+		many, created, err := tx.EnsurePhones(ctx, []string{"+14155552671", "+14155552672", "+14155552672"})
 		if err != nil {
 			return err
 		}
@@ -87,6 +88,9 @@ func TestPhoneRecordsAreCanonical(t *testing.T) {
 		}
 		if len(many) != 2 || !ids.Valid(many["+14155552672"]) || many["+14155552672"] == first {
 			t.Errorf("EnsurePhones = %v", many)
+		}
+		if want := map[string]bool{many["+14155552672"]: true}; !maps.Equal(created, want) {
+			t.Errorf("EnsurePhones created %v, want only the new number's record %v", created, want)
 		}
 		owners, err := tx.LivePhoneOwners(ctx, []string{first})
 		if err != nil || len(owners) != 0 {
