@@ -90,3 +90,60 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchRowsReadTheRangeOfTheChunk: a chunk's lookup of its recorded
+// rows reads the range of its row indexes in transaction_batch_rows_pkey,
+// in the generic plan as in a custom one, on a table never analyzed and on
+// one analyzed: a plan that reads every row the batch recorded so far
+// (row_index as a filter) costs rows recorded × rows asked.
+func TestBatchRowsReadTheRangeOfTheChunk(t *testing.T) {
+	t.Parallel()
+	pg := testkit.PG(t)
+	dsn := pg.Database(t, "transactions", migrations.Sets()...)
+	pool := pg.Pool(t, dsn)
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	for _, q := range []string{
+		`SELECT set_config('app.tenant_id', $1, true)`,
+		`INSERT INTO transaction_batch_rows (tenant_id, batch_id, row_index, direction, action)
+			SELECT $1, 'batch-1', i, 'receivable', 'created' FROM generate_series(0, 4499) i`,
+	} {
+		if _, err := tx.Exec(ctx, q, "T1"); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, stats := range []string{"never analyzed", "analyzed"} {
+		if stats == "analyzed" {
+			if _, err := pg.Pool(t, pg.OwnerDSN(t, dsn)).Exec(ctx, "ANALYZE transaction_batch_rows"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
+			plan := testkit.ExplainPrepared(t, pool, "T1", mode, "text, text, int, int", store.BatchRowsSQL,
+				"T1", "batch-1", 4500, 4999)
+			ranged := 0
+			plan.Walk(func(n testkit.PlanNode) {
+				if n.Relation != "transaction_batch_rows" {
+					return
+				}
+				if n.Index == "transaction_batch_rows_pkey" && strings.Contains(n.IndexCond, "row_index >=") &&
+					strings.Contains(n.IndexCond, "row_index <=") {
+					ranged++
+					return
+				}
+				t.Errorf("%s, %s: transaction_batch_rows read by %s %s (Index Cond %q), not by the range of row_index",
+					stats, mode, n.NodeType, n.Index, n.IndexCond)
+			})
+			if ranged != 1 {
+				t.Errorf("%s, %s: %d range scans of transaction_batch_rows_pkey", stats, mode, ranged)
+			}
+		}
+	}
+}
