@@ -21,12 +21,13 @@ type Lease struct {
 
 // ProcessBatch runs a claimed batch to its end: it moves a queued batch
 // to processing, sends each chunk not yet recorded to the type's writer,
-// records every chunk's outcome (row errors, counters) in one transaction
-// that also checks the lease, and finishes the batch. stop ends the work
-// between chunks (a shutting-down worker): ProcessBatch then returns
-// stop's error and the caller releases the lease. A chunk in flight is
-// finished first; its downstream call and recording run on work, which
-// outlives stop. A lost lease returns batch.ErrLeaseLost.
+// one at a time in row order, records every chunk's outcome (row errors,
+// counters) in one transaction that also checks the lease, and finishes
+// the batch. stop ends the work between chunks (a shutting-down worker):
+// ProcessBatch then returns stop's error and the caller releases the
+// lease. A chunk in flight is finished and recorded first; its downstream
+// call and recording run on work, which outlives stop. A lost lease
+// returns batch.ErrLeaseLost.
 func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 	c := l.Claim
 	var h batch.Header
@@ -52,11 +53,33 @@ func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 	if w == nil {
 		return a.finish(work, l, batch.Failed, "Batches of this type cannot be processed by this deployment.")
 	}
-	for _, idx := range pending {
+	if len(pending) == 0 {
+		return a.finish(work, l, "", "")
+	}
+	// The chunks reach the downstream one after another, in row order (a
+	// row's outcome may depend on earlier rows: duplicates, a phone taken),
+	// while batch-svc's own work overlaps with them: the next chunk is read
+	// while one is written downstream, and a chunk's outcome is recorded
+	// while the next one is written. A crash may then leave two chunks
+	// written downstream but not recorded here; both are sent again on
+	// resume and answered from the downstream's record.
+	next := a.readChunk(work, h, pending[0])
+	recorded := done(nil)
+	for k, idx := range pending {
 		if err := stop.Err(); err != nil {
-			return err
+			return errors.Join(err, <-recorded)
 		}
-		err := a.processChunk(stop, work, l, w, h, idx)
+		got := <-next
+		if got.err != nil {
+			return errors.Join(got.err, <-recorded)
+		}
+		if k+1 < len(pending) {
+			next = a.readChunk(work, h, pending[k+1])
+		}
+		out, err := a.writeOut(stop, work, w, h, got.chunk)
+		if rerr := <-recorded; rerr != nil {
+			return rerr
+		}
 		if reason, ok := machineryFailure(err, h, idx); ok {
 			a.d.Log.Error("batch chunk failed for good, failing the batch", "batch_id", c.BatchID,
 				"tenant_id", c.TenantID, "chunk", idx, "err", err)
@@ -65,8 +88,56 @@ func (a *App) ProcessBatch(stop, work context.Context, l Lease) error {
 		if err != nil {
 			return err
 		}
+		recorded = a.recordChunk(work, l, h, idx, out)
+	}
+	if err := <-recorded; err != nil {
+		return err
 	}
 	return a.finish(work, l, "", "")
+}
+
+// done returns a channel that yields err once.
+func done(err error) <-chan error {
+	ch := make(chan error, 1)
+	ch <- err
+	return ch
+}
+
+// readResult is a chunk read from the store, or why it could not be.
+type readResult struct {
+	chunk batch.Chunk
+	err   error
+}
+
+// readChunk reads chunk idx of the batch in the background.
+func (a *App) readChunk(work context.Context, h batch.Header, idx int) <-chan readResult {
+	ch := make(chan readResult, 1)
+	go func() {
+		var r readResult
+		r.err = a.d.Store.Read(work, h.TenantID, func(tx *store.Tx) error {
+			var err error
+			r.chunk, err = tx.Chunk(work, h.ID, idx)
+			return err
+		})
+		ch <- r
+	}()
+	return ch
+}
+
+// recordChunk records chunk idx's outcome in the background, in one
+// transaction that first checks the worker still holds the batch.
+func (a *App) recordChunk(work context.Context, l Lease, h batch.Header, idx int, out store.ChunkOutcome) <-chan error {
+	ch := make(chan error, 1)
+	go func() {
+		ch <- a.d.Store.Write(work, idempotency.Tx{}, h.TenantID, func(tx *store.Tx) error {
+			if err := tx.HoldLease(work, l.Claim, l.Until()); err != nil {
+				return err
+			}
+			_, err := tx.RecordChunk(work, h.ID, idx, out, a.now())
+			return err
+		})
+	}()
+	return ch
 }
 
 // machineryFailure returns the failure_reason of a chunk's error that ends
@@ -86,20 +157,11 @@ func machineryFailure(err error, h batch.Header, idx int) (reason string, ok boo
 	return "", false
 }
 
-// processChunk sends chunk idx downstream (retrying transient failures
-// with backoff until it is answered, stop ends or the retry bound passes;
+// writeOut sends chunk downstream (retrying transient failures with
+// backoff until it is answered, stop ends or the retry bound passes;
 // splitting it down to the rows the downstream refuses or fails on, which
-// become row errors) and records its outcome.
-func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batch.Header, idx int) error {
-	var chunk batch.Chunk
-	err := a.d.Store.Read(work, h.TenantID, func(tx *store.Tx) error {
-		var err error
-		chunk, err = tx.Chunk(work, h.ID, idx)
-		return err
-	})
-	if err != nil {
-		return err
-	}
+// become row errors) and returns its outcome.
+func (a *App) writeOut(stop, work context.Context, w Writer, h batch.Header, chunk batch.Chunk) (store.ChunkOutcome, error) {
 	req := WriteRequest{
 		BatchID: h.ID, Type: h.Type, Options: h.Options, FirstRowIndex: chunk.FirstRowIndex,
 		EmitEvents: !h.Options.SuppressWebhooks, Items: chunk.Items,
@@ -107,20 +169,14 @@ func (a *App) processChunk(stop, work context.Context, l Lease, w Writer, h batc
 	started := time.Now()
 	results, err := a.writeChunk(stop, work, w, h.TenantID, req)
 	if err != nil {
-		return err
+		return store.ChunkOutcome{}, err
 	}
 	out, err := outcome(chunk, results)
 	if err != nil {
-		return err
+		return store.ChunkOutcome{}, err
 	}
 	a.d.Metrics.observeChunk(h.Type, time.Since(started), out.Succeeded, out.Failed)
-	return a.d.Store.Write(work, idempotency.Tx{}, h.TenantID, func(tx *store.Tx) error {
-		if err := tx.HoldLease(work, l.Claim, l.Until()); err != nil {
-			return err
-		}
-		_, err := tx.RecordChunk(work, h.ID, idx, out, a.now())
-		return err
-	})
+	return out, nil
 }
 
 // finish ends the batch: status (or, when empty, what its counters say),

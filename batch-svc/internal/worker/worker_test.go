@@ -33,9 +33,21 @@ type recordingWriter struct {
 	sends  map[int]int
 	firsts []int
 	hook   func(req app.WriteRequest) error
+	// inFlight counts the calls under way, most the highest it reached.
+	inFlight, most int
 }
 
 func (w *recordingWriter) Write(_ context.Context, _ string, req app.WriteRequest) ([]app.RowResult, error) {
+	w.mu.Lock()
+	w.inFlight++
+	w.most = max(w.most, w.inFlight)
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.inFlight--
+		w.mu.Unlock()
+	}()
+	time.Sleep(time.Millisecond) // a call that takes time, as a real one does
 	w.mu.Lock()
 	out := make([]app.RowResult, len(req.Items))
 	for i := range req.Items {
@@ -163,6 +175,69 @@ func TestResumeAfterACrashWritesNoRowTwice(t *testing.T) {
 	err = e.st.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error { return tx.HoldLease(ctx, claimA, time.Now()) })
 	if !errors.Is(err, batch.ErrLeaseLost) {
 		t.Errorf("worker A holding its lease: %v, want ErrLeaseLost", err)
+	}
+}
+
+// TestChunksReachTheDownstreamOneAtATimeInRowOrder: batch-svc's own reads
+// and records overlap with the downstream calls, but the chunks are sent
+// one after another in row order, since a row's outcome may depend on
+// earlier rows of the batch (a duplicate external id, a phone taken).
+func TestChunksReachTheDownstreamOneAtATimeInRowOrder(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	id := e.submit(t, 2400)
+	w := worker.New(worker.Options{App: e.app, Store: e.st, Workers: 1, Lease: time.Hour, PollInterval: time.Second})
+	if !w.RunOnce(context.Background()) {
+		t.Fatal("no batch claimed")
+	}
+	if h := e.header(t, id); h.Status != batch.Completed || h.ProcessedItems != 2400 || h.SucceededItems != 2400 {
+		t.Errorf("after the run: %+v", h)
+	}
+	if want := []int{0, 500, 1000, 1500, 2000}; fmt.Sprint(e.w.firsts) != fmt.Sprint(want) {
+		t.Errorf("chunks sent = %v, want %v", e.w.firsts, want)
+	}
+	if e.w.most != 1 {
+		t.Errorf("%d chunks were in flight at once, want 1", e.w.most)
+	}
+}
+
+// TestLeaseLostMidBatchCountsEveryRowOnce: a worker that loses its lease
+// while a chunk is in flight downstream (and the previous chunk's record
+// may still be under way) stops; the worker that resumes the batch sends
+// again only chunks not recorded, and the counters count each row once.
+func TestLeaseLostMidBatchCountsEveryRowOnce(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	id := e.submit(t, 2000)
+	ctx := context.Background()
+	now := time.Now()
+	claimA, ok, err := e.st.ClaimNext(ctx, now, now.Add(time.Hour), "worker-a", nil)
+	if err != nil || !ok || claimA.BatchID != id {
+		t.Fatalf("claim = %+v, %v, %v", claimA, ok, err)
+	}
+	e.w.hook = func(req app.WriteRequest) error {
+		if req.FirstRowIndex == 1000 { // another worker takes the batch over
+			_, err := e.st.Pool().Exec(ctx, `UPDATE batch_queue SET lease_token = 'worker-x', lease_until = now() - interval '1 second'`)
+			return err
+		}
+		return nil
+	}
+	lease := app.Lease{Claim: claimA, Until: func() time.Time { return time.Now().Add(time.Hour) }}
+	if err := e.app.ProcessBatch(ctx, ctx, lease); !errors.Is(err, batch.ErrLeaseLost) {
+		t.Fatalf("worker A: %v, want ErrLeaseLost", err)
+	}
+	e.w.hook = nil
+	b := worker.New(worker.Options{App: e.app, Store: e.st, Workers: 1, Lease: time.Minute, PollInterval: time.Second})
+	if !b.RunOnce(ctx) {
+		t.Fatal("worker B found no batch to resume")
+	}
+	if h := e.header(t, id); h.Status != batch.Completed || h.ProcessedItems != 2000 || h.SucceededItems != 2000 {
+		t.Errorf("after the resume: %+v", h)
+	}
+	for row := range 2000 {
+		if n := e.w.sends[row]; n < 1 || n > 2 || (row < 500 && n != 1) {
+			t.Fatalf("row %d sent %d times (chunk 0 once, the others once or twice)", row, n)
+		}
 	}
 }
 
