@@ -96,7 +96,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.conns, "conns", 64, "concurrent connections of the read and write benchmarks")
 	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unmeasured load before each measured window")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured window of each load run")
-	fs.IntVar(&cfg.rounds, "rounds", 3, "the write benchmark alternates product and baseline this many times, each window -duration/-rounds")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "the read and write benchmarks alternate product and baseline this many times, each window -duration/-rounds; the batch benchmark runs each batch this many times (at most 5) and reports the median")
 	fs.IntVar(&cfg.contacts, "contacts", 1000, "contacts created for the read benchmark")
 	fs.IntVar(&cfg.scaleRows, "scale-rows", 1_000_000, "contacts and receivables of the data-growth benchmark's large tenant")
 	fs.IntVar(&cfg.dbConns, "db-conns", serviceDBConns, "DB_MAX_CONNS of the services run as own processes (the devstack uses 10)")
