@@ -8,3 +8,7 @@ func ListSQL(d txn.Direction, f Filter) (count, page string, args []any) { retur
 
 // BatchRowsSQL is the lookup of a chunk's recorded rows.
 const BatchRowsSQL = batchRowsSQL
+
+// LockByExternalIDsSQL is the bulk create's lookup of live items by
+// external id.
+func LockByExternalIDsSQL(d txn.Direction) string { return lockByExternalIDsSQL(d) }

@@ -2,9 +2,11 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/testkit"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -145,5 +147,98 @@ func TestBatchRowsReadTheRangeOfTheChunk(t *testing.T) {
 				t.Errorf("%s, %s: %d range scans of transaction_batch_rows_pkey", stats, mode, ranged)
 			}
 		}
+	}
+}
+
+// TestLockByExternalIDsIsPlannedForItsIDs: a chunk's lookup of live
+// receivables by external id runs unprepared (no statement of it stays on
+// the connection), so Postgres plans it for the chunk's ids each time,
+// with the ids as a constant array it searches through a hash table. A
+// prepared statement ends up with a generic plan that compares each item
+// it reads with the whole parameter array (on a tenant newer than the
+// statistics, every item of the tenant: 75-140 ms per 500-row chunk,
+// growing with the tenant). The lookup finds the live items it names
+// whatever the statistics.
+func TestLockByExternalIDsIsPlannedForItsIDs(t *testing.T) {
+	t.Parallel()
+	for _, stats := range []string{"never analyzed", "analyzed before the tenant's first item", "analyzed"} {
+		t.Run(stats, func(t *testing.T) {
+			t.Parallel()
+			pg := testkit.PG(t)
+			dsn := pg.Database(t, "transactions", migrations.Sets()...)
+			owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
+			ctx := context.Background()
+			fill := func(tenant string) {
+				tx, err := owner.Begin(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback(ctx)
+				for _, q := range []string{
+					`SELECT set_config('app.tenant_id', $1, true)`,
+					`INSERT INTO transactions (id, tenant_id, direction, contact_id, status, recipient_phone, recipient_first_name,
+						recipient_last_name, created_at, updated_at)
+						SELECT $1 || '-t' || i, $1, 'receivable', 'c' || i, 'pending', '+14155550123', 'Ada', 'Lovelace',
+							now() - i * interval '1 minute', now() FROM generate_series(1, 3000) i`,
+					`INSERT INTO receivables (id, tenant_id, transaction_id, contact_id, external_id, amount, currency, status,
+						link_ttl_hours, created_at, updated_at)
+						SELECT $1 || '-r' || i, $1, $1 || '-t' || i, 'c' || i, 'inv-' || i, 1000, 'USD', 'pending', 72,
+							now() - i * interval '1 minute', now() FROM generate_series(1, 3000) i`,
+				} {
+					if _, err := tx.Exec(ctx, q, tenant); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+				if err := tx.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			analyze := func() {
+				if _, err := owner.Exec(ctx, "ANALYZE transactions, receivables"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switch stats {
+			case "analyzed before the tenant's first item":
+				fill("T2")
+				analyze()
+				fill("T1")
+			case "analyzed":
+				fill("T1")
+				analyze()
+			default:
+				fill("T1")
+			}
+			// A chunk of a batch: mostly new external ids, a few the
+			// tenant has.
+			ids := make([]string, 500)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("new-%d", i)
+				if i%100 == 0 {
+					ids[i] = fmt.Sprintf("inv-%d", 1000+i)
+				}
+			}
+			// More runs than pgx's statement cache takes to switch a
+			// prepared statement to its generic plan.
+			pool := pg.Pool(t, dsn+"&pool_max_conns=1")
+			for range 7 {
+				err := store.New(pool).Write(ctx, idempotency.Tx{}, "T1", func(tx *store.Tx) error {
+					got, err := tx.LockByExternalIDs(ctx, txn.Receivable, ids)
+					if err == nil && len(got) != 5 {
+						t.Errorf("found %d receivables, want the 5 the tenant has", len(got))
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var prepared int
+			err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_prepared_statements
+				WHERE strpos(statement, 'external' || '_id = ANY') > 0`).Scan(&prepared)
+			if err != nil || prepared != 0 {
+				t.Errorf("prepared statements of the lookup on the connection: %d, %v; want none", prepared, err)
+			}
+		})
 	}
 }
