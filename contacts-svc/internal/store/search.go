@@ -32,9 +32,39 @@ const searchSQL = `SELECT ` + contactColumns + `,
 	ORDER BY score DESC, c.created_at DESC, c.id DESC
 	LIMIT $5`
 
-// SearchContacts returns the best candidates first.
+// The candidates of a search by name alone come from the functions of
+// migration 00008, which read the trigram index for the session's tenant;
+// the best $3 of them are then read under row-level security, by id.
+// Under the policy the index could not be used (pg_trgm's operators are
+// not leakproof), and every live contact of the tenant was compared.
+const (
+	strongNameSearchSQL = nameSearchSelect + `contact_name_strong_candidates` + nameSearchRest
+	allNameSearchSQL    = nameSearchSelect + `contact_name_candidates` + nameSearchRest
+	nameSearchSelect    = `SELECT ` + contactColumns + `, m.score
+	FROM (SELECT m.id, m.score FROM `
+	nameSearchRest = `($2) m ORDER BY m.score DESC, m.created_at DESC, m.id DESC LIMIT $3) m
+	CROSS JOIN LATERAL (SELECT * FROM contacts c WHERE c.tenant_id = $1 AND c.id = m.id AND c.deleted_at IS NULL LIMIT 1) c
+	CROSS JOIN LATERAL (SELECT p.e164 FROM phones p WHERE p.id = c.phone_id LIMIT 1) p
+	ORDER BY m.score DESC, c.created_at DESC, c.id DESC`
+)
+
+// SearchContacts returns the best candidates first. A search by name alone
+// asks first for the candidates scoring at least 0.6 (few, even where
+// thousands share a first name): when there are Limit of them, they are
+// the best; otherwise it asks for every candidate.
 func (t *Tx) SearchContacts(ctx context.Context, s Search) ([]contact.Candidate, error) {
-	rows, err := t.tx.Query(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
+	if s.Name == "" || s.Phone != "" || s.Email != "" {
+		return t.searchContacts(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
+	}
+	list, err := t.searchContacts(ctx, strongNameSearchSQL, t.tenantID, s.Name, s.Limit)
+	if err != nil || len(list) >= s.Limit {
+		return list, err
+	}
+	return t.searchContacts(ctx, allNameSearchSQL, t.tenantID, s.Name, s.Limit)
+}
+
+func (t *Tx) searchContacts(ctx context.Context, sql string, args ...any) ([]contact.Candidate, error) {
+	rows, err := t.tx.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching contacts: %w", err)
 	}
