@@ -20,9 +20,10 @@ type Search struct {
 	Limit int
 }
 
-// searchSQL finds names similar to $2 as a whole (%) or as a part of the
-// full name (<%: "Ada" finds "Ada Lovelace"); the score is pg_trgm's
-// similarity of the whole names.
+// searchSQL serves a search narrowed by phone or email, which their exact
+// indexes keep to a few contacts: it finds names similar to $2 as a whole
+// (%) or as a part of the full name (<%: "Ada" finds "Ada Lovelace"); the
+// score is pg_trgm's similarity of the whole names.
 const searchSQL = `SELECT ` + contactColumns + `,
 	CASE WHEN $2 = '' THEN 1 ELSE similarity(c.full_name, $2) END AS score` + contactFrom + `
 	WHERE c.tenant_id = $1 AND c.deleted_at IS NULL
@@ -33,19 +34,20 @@ const searchSQL = `SELECT ` + contactColumns + `,
 	LIMIT $5`
 
 // The candidates of a search by name alone come from the functions of
-// migration 00008, which read the trigram index for the session's tenant;
-// the best $3 of them are then read under row-level security, by id.
-// Under the policy the index could not be used (pg_trgm's operators are
-// not leakproof), and every live contact of the tenant was compared.
+// migration 00008, which read the trigram index for the session's tenant
+// (app.tenant_id); the best $3 of them are then read under row-level
+// security, by id. Below the policy the index could not be used (pg_trgm's
+// operators are not leakproof): every live contact of the tenant was
+// compared, 17-28 s for a million (docs/benchmarks.md, "Data growth").
 const (
-	strongNameSearchSQL = nameSearchSelect + `contact_name_strong_candidates` + nameSearchRest
-	allNameSearchSQL    = nameSearchSelect + `contact_name_candidates` + nameSearchRest
-	nameSearchSelect    = `SELECT ` + contactColumns + `, m.score
+	nameSearchSelect = `SELECT ` + contactColumns + `, m.score
 	FROM (SELECT m.id, m.score FROM `
 	nameSearchRest = `($2) m ORDER BY m.score DESC, m.created_at DESC, m.id DESC LIMIT $3) m
 	CROSS JOIN LATERAL (SELECT * FROM contacts c WHERE c.tenant_id = $1 AND c.id = m.id AND c.deleted_at IS NULL LIMIT 1) c
 	CROSS JOIN LATERAL (SELECT p.e164 FROM phones p WHERE p.id = c.phone_id LIMIT 1) p
 	ORDER BY m.score DESC, c.created_at DESC, c.id DESC`
+	strongNameSearchSQL = nameSearchSelect + `contact_name_strong_candidates` + nameSearchRest
+	allNameSearchSQL    = nameSearchSelect + `contact_name_candidates` + nameSearchRest
 )
 
 // SearchContacts returns the best candidates first. A search by name alone
