@@ -7,7 +7,7 @@
 -- never served the app role (75 ms for a tenant of 10,000 contacts, 17-28 s
 -- for a million; docs/benchmarks.md, "Data growth", finding 4).
 --
--- The candidates now come from two SECURITY DEFINER functions owned by the
+-- The candidates now come from SECURITY DEFINER functions owned by the
 -- migrating role, which reads contacts without the policy (NO FORCE below)
 -- and names the tenant itself, from the session setting the policies read
 -- (app.tenant_id): the trigram index is then an index condition. Without the
@@ -23,6 +23,11 @@ CREATE EXTENSION IF NOT EXISTS btree_gin;
 DROP INDEX CONCURRENTLY IF EXISTS contacts_name_trgm_idx;
 CREATE INDEX CONCURRENTLY contacts_name_trgm_idx ON contacts USING gin (tenant_id, full_name gin_trgm_ops);
 DROP INDEX CONCURRENTLY IF EXISTS contacts_full_name_trgm_idx;
+-- Names whose trigrams are the same set (similarity 1: "Maria Dunberg",
+-- "dunberg, maria") by the hash of that set: a B-tree probe, where the
+-- trigram index pays for every name sharing the rarest trigram.
+DROP INDEX CONCURRENTLY IF EXISTS contacts_name_trgm_set_idx;
+CREATE INDEX CONCURRENTLY contacts_name_trgm_set_idx ON contacts (tenant_id, hash_array(show_trgm(full_name)));
 
 -- The owner (this role) is no longer subject to the policy on contacts, so
 -- the functions below can read the index. The app role still is: it owns
@@ -59,13 +64,14 @@ WHERE c.tenant_id = nullif(current_setting('app.tenant_id', true), '')
 $$;
 -- +goose StatementEnd
 
--- contact_name_strong_candidates returns the candidates scoring at least
--- 0.6. When there are at least as many as a search wants, they hold its
--- best ones (every other candidate scores less), and the trigram index
--- reads far fewer entries than for 0.3: with a million contacts, a first
--- name alone is shared by tens of thousands. Planned as the function above.
+-- contact_name_candidates_strong returns the candidates scoring at least
+-- 0.6, and contact_name_candidates_identical those scoring 1. When there
+-- are at least as many as a search wants, they hold its best ones (every
+-- other candidate scores less), and they are found reading far fewer
+-- entries than for 0.3: with a million contacts, a first name alone is
+-- shared by tens of thousands. Planned as the function above.
 -- +goose StatementBegin
-CREATE OR REPLACE FUNCTION contact_name_strong_candidates(pattern text)
+CREATE OR REPLACE FUNCTION contact_name_candidates_strong(pattern text)
 RETURNS TABLE (id text, score real, created_at timestamptz)
 LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = public, pg_temp
@@ -80,15 +86,34 @@ WHERE c.tenant_id = nullif(current_setting('app.tenant_id', true), '')
 $$;
 -- +goose StatementEnd
 
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION contact_name_candidates_identical(pattern text)
+RETURNS TABLE (id text, score real, created_at timestamptz)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = public, pg_temp
+SET plan_cache_mode = force_generic_plan
+AS $$
+SELECT c.id, similarity(c.full_name, $1), c.created_at
+FROM contacts c
+WHERE c.tenant_id = nullif(current_setting('app.tenant_id', true), '')
+  AND hash_array(show_trgm(c.full_name)) = hash_array(show_trgm($1))
+  AND similarity(c.full_name, $1) = 1
+  AND c.deleted_at IS NULL
+$$;
+-- +goose StatementEnd
+
 -- Only the app role may call them (pgdb.Migrate grants it EXECUTE): other
 -- roles that may connect to the database have no business with contacts.
 REVOKE EXECUTE ON FUNCTION contact_name_candidates(text) FROM PUBLIC;
-REVOKE EXECUTE ON FUNCTION contact_name_strong_candidates(text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION contact_name_candidates_strong(text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION contact_name_candidates_identical(text) FROM PUBLIC;
 
 -- +goose Down
-DROP FUNCTION IF EXISTS contact_name_strong_candidates(text);
+DROP FUNCTION IF EXISTS contact_name_candidates_identical(text);
+DROP FUNCTION IF EXISTS contact_name_candidates_strong(text);
 DROP FUNCTION IF EXISTS contact_name_candidates(text);
 ALTER TABLE contacts FORCE ROW LEVEL SECURITY;
 CREATE INDEX CONCURRENTLY IF NOT EXISTS contacts_full_name_trgm_idx ON contacts USING gin (full_name gin_trgm_ops);
+DROP INDEX CONCURRENTLY IF EXISTS contacts_name_trgm_set_idx;
 DROP INDEX CONCURRENTLY IF EXISTS contacts_name_trgm_idx;
 DROP EXTENSION IF EXISTS btree_gin;

@@ -17,13 +17,16 @@ func ContactsListSQL(f Filter) (count, page string, args []any) { return contact
 
 // The statements of a search: by comparing every live contact of the
 // tenant (what a search by name did before migration 00008, and what a
-// search narrowed by phone or email still does), and by name alone, from
-// the candidates scoring at least 0.6 or from all of them.
+// search narrowed by phone or email still does), and the tiers of a search
+// by name alone.
 const (
-	ComparingSearchSQL  = searchSQL
-	StrongNameSearchSQL = strongNameSearchSQL
-	AllNameSearchSQL    = allNameSearchSQL
+	ComparingSearchSQL = searchSQL
 )
+
+// NameSearchTiers are the statements of a search by name alone, in order.
+func NameSearchTiers() []string {
+	return []string{identicalNameSearchSQL, strongNameSearchSQL, allNameSearchSQL}
+}
 
 // QueryCandidates runs a search statement in tx.
 func QueryCandidates(ctx context.Context, tx *Tx, sql string, args ...any) ([]contact.Candidate, error) {

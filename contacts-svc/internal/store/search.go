@@ -46,23 +46,36 @@ const (
 	CROSS JOIN LATERAL (SELECT * FROM contacts c WHERE c.tenant_id = $1 AND c.id = m.id AND c.deleted_at IS NULL LIMIT 1) c
 	CROSS JOIN LATERAL (SELECT p.e164 FROM phones p WHERE p.id = c.phone_id LIMIT 1) p
 	ORDER BY m.score DESC, c.created_at DESC, c.id DESC`
-	strongNameSearchSQL = nameSearchSelect + `contact_name_strong_candidates` + nameSearchRest
-	allNameSearchSQL    = nameSearchSelect + `contact_name_candidates` + nameSearchRest
+)
+
+// The tiers of a search by name alone, in the order it sends them: the
+// candidates scoring 1, at least 0.6, all. When a tier finds Limit
+// candidates they are the best of all (every other one scores less); the
+// narrower tiers read far fewer index entries (a first name alone is
+// shared by thousands of a large tenant's contacts).
+const (
+	identicalNameSearchSQL = nameSearchSelect + `contact_name_candidates_identical` + nameSearchRest
+	strongNameSearchSQL    = nameSearchSelect + `contact_name_candidates_strong` + nameSearchRest
+	allNameSearchSQL       = nameSearchSelect + `contact_name_candidates` + nameSearchRest
 )
 
 // SearchContacts returns the best candidates first. A search by name alone
-// asks first for the candidates scoring at least 0.6 (few, even where
-// thousands share a first name): when there are Limit of them, they are
-// the best; otherwise it asks for every candidate.
+// asks the tiers in turn until one finds Limit candidates.
 func (t *Tx) SearchContacts(ctx context.Context, s Search) ([]contact.Candidate, error) {
 	if s.Name == "" || s.Phone != "" || s.Email != "" {
 		return t.searchContacts(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
 	}
-	list, err := t.searchContacts(ctx, strongNameSearchSQL, t.tenantID, s.Name, s.Limit)
-	if err != nil || len(list) >= s.Limit {
-		return list, err
+	var (
+		list []contact.Candidate
+		err  error
+	)
+	for _, sql := range [...]string{identicalNameSearchSQL, strongNameSearchSQL, allNameSearchSQL} {
+		list, err = t.searchContacts(ctx, sql, t.tenantID, s.Name, s.Limit)
+		if err != nil || len(list) >= s.Limit {
+			break
+		}
 	}
-	return t.searchContacts(ctx, allNameSearchSQL, t.tenantID, s.Name, s.Limit)
+	return list, err
 }
 
 func (t *Tx) searchContacts(ctx context.Context, sql string, args ...any) ([]contact.Candidate, error) {

@@ -111,7 +111,7 @@ func candidates(list []contact.Candidate) []string {
 
 // nameSearchFunctions are migration 00008's functions, which read contacts
 // as their owner for the session's tenant.
-var nameSearchFunctions = []string{"contact_name_candidates", "contact_name_strong_candidates"}
+var nameSearchFunctions = []string{"contact_name_candidates", "contact_name_candidates_strong", "contact_name_candidates_identical"}
 
 // TestSearchByNameReadsTheTrigramIndex: the functions behind a search by
 // name find the tenant's similar names through contacts_name_trgm_idx
@@ -145,8 +145,11 @@ func TestSearchByNameReadsTheTrigramIndex(t *testing.T) {
 			found := 0
 			testkit.ExplainPrepared(t, owner, tenantA, mode, "text", body, "Maria Dunberg").Walk(func(n testkit.PlanNode) {
 				switch {
-				case n.Index == "contacts_name_trgm_idx" && n.NodeType == "Bitmap Index Scan" &&
+				case fn != "contact_name_candidates_identical" && n.Index == "contacts_name_trgm_idx" && n.NodeType == "Bitmap Index Scan" &&
 					strings.Contains(n.IndexCond, "tenant_id =") && strings.Contains(n.IndexCond, "full_name %"):
+					found++
+				case fn == "contact_name_candidates_identical" && n.Index == "contacts_name_trgm_set_idx" &&
+					strings.Contains(n.IndexCond, "tenant_id =") && strings.Contains(n.IndexCond, "hash_array(show_trgm(full_name))"):
 					found++
 				case n.Relation == "contacts" && n.NodeType == "Bitmap Heap Scan":
 				case n.Relation != "" || n.Index != "":
@@ -154,10 +157,10 @@ func TestSearchByNameReadsTheTrigramIndex(t *testing.T) {
 				}
 			})
 			if found == 0 {
-				t.Errorf("%s, %s: no Bitmap Index Scan of contacts_name_trgm_idx on tenant and name", fn, mode)
+				t.Errorf("%s, %s: the tenant's names not found through contacts_name_trgm_idx or contacts_name_trgm_set_idx", fn, mode)
 			}
 		}
-		for _, sql := range []string{store.StrongNameSearchSQL, store.AllNameSearchSQL} {
+		for _, sql := range store.NameSearchTiers() {
 			scans := 0
 			testkit.ExplainPrepared(t, pool, tenantA, mode, "", sql, tenantA, "Maria Dunberg", 10).Walk(func(n testkit.PlanNode) {
 				switch {
