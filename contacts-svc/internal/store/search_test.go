@@ -115,8 +115,9 @@ var nameSearchFunctions = []string{"contact_name_candidates", "contact_name_cand
 
 // TestSearchByNameReadsTheTrigramIndex: the functions behind a search by
 // name find the tenant's similar names through contacts_name_trgm_idx
-// (tenant and trigrams in one index condition) in the generic plan they
-// get (migration 00008), and the statements the app role sends read only
+// (tenant and trigrams in one index condition), its identical ones through
+// contacts_name_trgm_set_idx, in the generic plan they get (migration
+// 00008), and the statements the app role sends read only
 // the candidates' rows, by primary key, in the generic plan pgx's
 // statement cache switches to as in a custom plan. Under row-level security the trigram index was never used
 // and every live contact of the tenant was compared: 17-28 s for a
