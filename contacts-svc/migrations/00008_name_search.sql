@@ -17,12 +17,14 @@
 -- Every statement is idempotent: a run that was interrupted (NO TRANSACTION,
 -- for the CONCURRENTLY builds) is run again whole.
 
--- The index leads with the tenant (btree_gin, a trusted extension like
--- pg_trgm), so a tenant's search never reads another tenant's similar names.
+-- The trigram index holds the tenant as well (btree_gin, a trusted extension
+-- like pg_trgm), so a search keeps to its tenant's entries instead of
+-- rechecking the rows of other tenants' similar names.
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 DROP INDEX CONCURRENTLY IF EXISTS contacts_name_trgm_idx;
 CREATE INDEX CONCURRENTLY contacts_name_trgm_idx ON contacts USING gin (tenant_id, full_name gin_trgm_ops);
 DROP INDEX CONCURRENTLY IF EXISTS contacts_full_name_trgm_idx;
+
 -- Names whose trigrams are the same set (similarity 1: "Maria Dunberg",
 -- "dunberg, maria") by the hash of that set: a B-tree probe, where the
 -- trigram index pays for every name sharing the rarest trigram. The hash
