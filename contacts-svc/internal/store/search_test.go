@@ -55,9 +55,9 @@ func fillNamed(t *testing.T, pool *pgxpool.Pool, tenant string, from, to int) {
 
 // searchPatterns are names a search may be given: whole names that exist
 // (ten live contacts each in 2,000), a typo, a first name, a surname, a
-// part of one, and names like none.
+// part of one, and names like none (one without a trigram).
 var searchPatterns = []string{"Maria Dunberg", "Ada Lovelace", "Maria Dunbreg", "Maria", "Grace Rosova",
-	"Lindley", "Dun", "Ivan Abby", "Marek Barson", "Zebulon Quartz", "Mat"}
+	"Lindley", "Dun", "Ivan Abby", "Marek Barson", "Zebulon Quartz", "Mat", "?!"}
 
 // TestSearchByNameFindsWhatComparingEveryContactFinds: a search by name
 // alone answers, for every pattern and limit, the candidates, scores and
