@@ -197,8 +197,9 @@ func (b *bench) timeBatch(ctx context.Context, kind string, items []map[string]a
 // CPU figures.
 func (b *bench) settle(ctx context.Context) error {
 	const window = 250 * time.Millisecond
+	var used, pgUsed time.Duration
 	for deadline := time.Now().Add(batchSettle); time.Now().Before(deadline); {
-		before, _, _, err := b.cpu()
+		before, pgBefore, _, err := b.cpu()
 		if err != nil {
 			return err
 		}
@@ -207,15 +208,19 @@ func (b *bench) settle(ctx context.Context) error {
 			return ctx.Err()
 		case <-time.After(window):
 		}
-		after, _, _, err := b.cpu()
+		after, pgAfter, _, err := b.cpu()
 		if err != nil {
 			return err
 		}
-		if after-before < window/10 {
+		if used, pgUsed = after-before, pgAfter-pgBefore; used < window/10 {
 			return nil
 		}
 	}
-	b.logf("batch: the stack was still busy after %s; timing the next batch anyway", batchSettle)
+	b.logf("batch: the stack was still busy after %s (%s of CPU in the last %s, Postgres %s); timing the next batch anyway",
+		batchSettle, used.Round(time.Millisecond), window, pgUsed.Round(time.Millisecond))
+	if err := <-b.profile(ctx, b.env.Internal["gateway"], "devstack-batch-busy", 5); err != nil {
+		return err
+	}
 	return nil
 }
 
