@@ -1,0 +1,4 @@
+package store
+
+// JobsSQL is jobsSQL, for the plan test.
+const JobsSQL = jobsSQL
