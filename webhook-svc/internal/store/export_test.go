@@ -1,4 +1,7 @@
 package store
 
-// JobsSQL is jobsSQL, for the plan test.
-const JobsSQL = jobsSQL
+// Statements of this package, for the plan tests.
+const (
+	JobsSQL     = jobsSQL
+	ClaimDueSQL = claimDueSQL
+)
