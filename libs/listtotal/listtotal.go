@@ -1,0 +1,102 @@
+// Package listtotal counts a list's matching rows for meta.total so that the
+// cost of a list does not grow with the tenant: the count is exact while the
+// matching rows are at most a cap, and above the cap it is the planner's
+// estimate of the same rows, marked as an estimate (docs/decisions.md;
+// docs/benchmarks.md, "Data growth").
+package listtotal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DefaultCap is the largest total a list counts exactly.
+const DefaultCap Cap = 10_000
+
+// Cap is the largest total counted exactly; zero or less means DefaultCap.
+// Services keep it in their store (a test sets a small one through the
+// svcrun seam of this type) rather than in package state.
+type Cap int
+
+// Total is a list's meta.total: N rows, exact unless Estimated.
+type Total struct {
+	N int
+	// Estimated: more than the cap rows match and N is the planner's
+	// estimate of them, never less than cap+1.
+	Estimated bool
+}
+
+// Exact is the exact total n, for a list whose rows are bounded and counted
+// without Count.
+func Exact(n int) Total { return Total{N: n} }
+
+// Querier is the part of a pgx transaction that Count uses.
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Count returns the total of the list whose rows the statement rows selects
+// (SELECT 1 FROM ... WHERE ..., without ORDER BY or LIMIT; args are its
+// parameters), run on q, a tenant-scoped transaction.
+//
+// It counts at most cap+1 rows (SELECT count(*) FROM (rows LIMIT cap+1)),
+// so it never reads more than cap+1 index entries. When more match, the
+// total is the planner's row estimate of rows (EXPLAIN with the same
+// arguments, planned with their values), at least cap+1, and Estimated.
+// rows names the tenant as one of its parameters (tenant_id = $n): the
+// planner then plans with the tenant's own statistics where the table keeps
+// them.
+func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (Total, error) {
+	limit := c.limit()
+	var n int
+	count := "SELECT count(*) FROM (" + rows + " LIMIT " + strconv.Itoa(limit+1) + ") capped"
+	if err := q.QueryRow(ctx, count, args...).Scan(&n); err != nil {
+		return Total{}, fmt.Errorf("counting: %w", err)
+	}
+	if n <= limit {
+		return Total{N: n}, nil
+	}
+	estimate, err := Estimate(ctx, q, rows, args...)
+	if err != nil {
+		return Total{}, err
+	}
+	return Total{N: max(estimate, limit+1), Estimated: true}, nil
+}
+
+// limit is the cap in effect.
+func (c Cap) limit() int {
+	if c <= 0 {
+		return int(DefaultCap)
+	}
+	return int(c)
+}
+
+// Estimate returns the planner's estimate of the number of rows that rows
+// selects: the top plan node's "Plan Rows" of EXPLAIN (FORMAT JSON). The
+// arguments travel as the statement's parameters, which Postgres plans an
+// EXPLAIN with as values (a custom plan), so an equality on the tenant uses
+// the tenant's row count in the column's statistics.
+func Estimate(ctx context.Context, q Querier, rows string, args ...any) (int, error) {
+	var out []byte
+	if err := q.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+rows, args...).Scan(&out); err != nil {
+		return 0, fmt.Errorf("estimating: %w", err)
+	}
+	var plans []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
+		return 0, fmt.Errorf("estimating: reading the plan: %v", err)
+	}
+	r := plans[0].Plan.Rows
+	if r >= math.MaxInt32 {
+		return math.MaxInt32, nil
+	}
+	return int(math.Round(r)), nil
+}
