@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
 
@@ -19,10 +20,12 @@ type Filter struct {
 	CreatedSince *time.Time
 }
 
-// where builds the WHERE clause of f and its arguments.
-func (f Filter) where() (string, []any) {
-	conds := []string{"c.deleted_at IS NULL"}
-	var args []any
+// where builds the WHERE clause of f in tenant and its arguments, the
+// tenant first: a value of the statement, so that the estimate of a total
+// above the cap (listtotal) is planned with the tenant's statistics.
+func (f Filter) where(tenant string) (string, []any) {
+	conds := []string{"c.tenant_id = $1", "c.deleted_at IS NULL"}
+	args := []any{tenant}
 	add := func(cond string, v any) {
 		args = append(args, v)
 		conds = append(conds, fmt.Sprintf(cond, len(args)))
@@ -45,54 +48,55 @@ func (f Filter) where() (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// countSQL counts the live items of direction d matching f. Every item has
-// its parent transaction, so the count joins transactions only to filter
-// by campaign: otherwise it is an index-only scan of the items alone
-// (receivables_status_list_idx for a status, migration 00010;
-// receivables_created_idx for created_since), not a hash join of every
-// item with its transaction (docs/benchmarks.md, "Data growth").
+// countSQL selects a row per live item of direction d matching f, the
+// rows listtotal counts. Every item has its parent transaction, so it joins
+// transactions only to filter by campaign: otherwise the capped count is
+// an index-only scan of the items alone (receivables_status_list_idx for a
+// status, migration 00010; receivables_created_idx for created_since), not
+// a hash join of every item with its transaction (docs/benchmarks.md,
+// "Data growth").
 func countSQL(d txn.Direction, f Filter, where string) string {
 	from := " FROM " + table(d) + " c"
 	if f.CampaignID != "" {
 		from += " JOIN transactions t ON t.id = c.transaction_id"
 	}
-	return "SELECT count(*)" + from + " WHERE " + where
+	return "SELECT 1" + from + " WHERE " + where
 }
 
-// listSQL returns the count and the page statements of a list of direction
-// d filtered by f, and their arguments but the page's LIMIT and OFFSET
-// (the two after the others).
-func listSQL(d txn.Direction, f Filter) (count, page string, args []any) {
-	where, args := f.where()
+// listSQL returns the count statement (for listtotal) and the page
+// statement of a list of direction d in tenant filtered by f, and their
+// arguments but the page's LIMIT and OFFSET (the two after the others).
+func listSQL(d txn.Direction, tenant string, f Filter) (count, page string, args []any) {
+	where, args := f.where(tenant)
 	page = fmt.Sprintf("%s WHERE %s ORDER BY c.created_at DESC, c.id DESC LIMIT $%d OFFSET $%d",
 		selectItems(d), where, len(args)+1, len(args)+2)
 	return countSQL(d, f, where), page, args
 }
 
 // ListItems returns a page of the live items of direction d matching f,
-// newest first, and how many match in all.
-func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, int, error) {
-	count, q, args := listSQL(d, f)
-	var total int
-	err := t.tx.QueryRow(ctx, count, args...).Scan(&total)
+// newest first, and how many match in all (listtotal: exact up to the
+// store's ListCap, estimated above it).
+func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, listtotal.Total, error) {
+	count, q, args := listSQL(d, t.tenantID, f)
+	total, err := t.listCap.Count(ctx, t.tx, count, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("counting %ss: %w", d, err)
+		return nil, listtotal.Total{}, fmt.Errorf("counting %ss: %w", d, err)
 	}
 	rows, err := t.tx.Query(ctx, q, append(args, limit, offset)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing %ss: %w", d, err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing %ss: %w", d, err)
 	}
 	defer rows.Close()
 	var out []txn.Item
 	for rows.Next() {
 		it, err := scanItem(rows, d)
 		if err != nil {
-			return nil, 0, fmt.Errorf("reading %s: %w", d, err)
+			return nil, listtotal.Total{}, fmt.Errorf("reading %s: %w", d, err)
 		}
 		out = append(out, it)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("listing %ss: %w", d, err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing %ss: %w", d, err)
 	}
 	return out, total, nil
 }
