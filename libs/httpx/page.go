@@ -107,7 +107,8 @@ type CollectionBody struct {
 // scheme comes from X-Forwarded-Proto (default http), the host from
 // X-Forwarded-Host (default Host), and every query parameter of the request
 // is kept with page replaced (and per_page, when sent, set to the size used).
-// last_page and links.last follow total, an estimate or not.
+// last_page and links.last follow total, an estimate or not; when total is
+// an estimate, a full page also links a next page.
 func Collection(c *fiber.Ctx, items any, p Page, total listtotal.Total) error {
 	return c.Status(fiber.StatusOK).JSON(NewCollection(c, items, p, total))
 }
@@ -136,11 +137,23 @@ func NewCollection(c *fiber.Ctx, items any, p Page, total listtotal.Total) Colle
 		prev := link(min(p.Number-1, lastPage))
 		body.Links.Prev = &prev
 	}
-	if p.Number < lastPage {
+	// An estimated total may be below the real count: a full page then
+	// has a next page even at or past last_page, so following links.next
+	// reaches the real end.
+	if p.Number < lastPage || (total.Estimated && sliceLen(body.Data) >= p.PerPage) {
 		next := link(p.Number + 1)
 		body.Links.Next = &next
 	}
 	return body
+}
+
+// sliceLen is the length of items when it is a slice, else 0.
+func sliceLen(items any) int {
+	v := reflect.ValueOf(items)
+	if v.Kind() != reflect.Slice {
+		return 0
+	}
+	return v.Len()
 }
 
 // pageLinker returns a function that builds the absolute URL of a page of

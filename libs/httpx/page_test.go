@@ -160,6 +160,21 @@ func TestCollection(t *testing.T) {
 			},
 			wantMeta: httpx.Meta{CurrentPage: 2, PerPage: 100, Total: 10001, LastPage: 101, TotalIsEstimate: true},
 		},
+		{
+			name: "full last page of an exact total", target: "/items?per_page=1", total: listtotal.Exact(1),
+			wantLinks: httpx.Links{First: "http://example.com/items?page=1&per_page=1", Last: "http://example.com/items?page=1&per_page=1"},
+			wantMeta:  httpx.Meta{CurrentPage: 1, PerPage: 1, Total: 1, LastPage: 1},
+		},
+		{
+			name: "full page past an estimated last page", target: "/items?page=3&per_page=1", total: listtotal.Total{N: 2, Estimated: true},
+			wantLinks: httpx.Links{
+				First: "http://example.com/items?page=1&per_page=1",
+				Last:  "http://example.com/items?page=2&per_page=1",
+				Prev:  ptr("http://example.com/items?page=2&per_page=1"),
+				Next:  ptr("http://example.com/items?page=4&per_page=1"),
+			},
+			wantMeta: httpx.Meta{CurrentPage: 3, PerPage: 1, Total: 2, LastPage: 2, TotalIsEstimate: true},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

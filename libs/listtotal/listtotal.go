@@ -54,8 +54,7 @@ type Querier interface {
 func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (Total, error) {
 	limit := c.limit()
 	var n int
-	count := "SELECT count(*) FROM (" + rows + " LIMIT " + strconv.Itoa(limit+1) + ") capped"
-	if err := q.QueryRow(ctx, count, args...).Scan(&n); err != nil {
+	if err := q.QueryRow(ctx, c.SQL(rows), args...).Scan(&n); err != nil {
 		return Total{}, fmt.Errorf("counting: %w", err)
 	}
 	if n <= limit {
@@ -66,6 +65,11 @@ func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (To
 		return Total{}, err
 	}
 	return Total{N: max(estimate, limit+1), Estimated: true}, nil
+}
+
+// SQL is the statement by which Count counts rows: at most cap+1 of them.
+func (c Cap) SQL(rows string) string {
+	return "SELECT count(*) FROM (" + rows + " LIMIT " + strconv.Itoa(c.limit()+1) + ") capped"
 }
 
 // limit is the cap in effect.
