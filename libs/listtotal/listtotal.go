@@ -48,9 +48,13 @@ type Querier interface {
 // so it never reads more than cap+1 index entries. When more match, the
 // total is the planner's row estimate of rows (EXPLAIN with the same
 // arguments, planned with their values), at least cap+1, and Estimated.
-// rows names the tenant as one of its parameters (tenant_id = $n): the
-// planner then plans with the tenant's own statistics where the table keeps
-// them.
+//
+// rows needs no tenant condition of its own: the planner evaluates the
+// row-level security policy's current_setting('app.tenant_id') when it
+// estimates, so the estimate is of the tenant's rows wherever the table
+// keeps statistics on tenant_id. A tenant parameter would do the same for
+// the estimate but makes the generic plan that pgx's statement cache
+// settles on plan for an average tenant.
 func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (Total, error) {
 	limit := c.limit()
 	var n int
@@ -83,8 +87,8 @@ func (c Cap) limit() int {
 // Estimate returns the planner's estimate of the number of rows that rows
 // selects: the top plan node's "Plan Rows" of EXPLAIN (FORMAT JSON). The
 // arguments travel as the statement's parameters, which Postgres plans an
-// EXPLAIN with as values (a custom plan), so an equality on the tenant uses
-// the tenant's row count in the column's statistics.
+// EXPLAIN with as values (a custom plan), and the tenant is the policy's
+// setting, which the planner reads for its estimates (see Count).
 func Estimate(ctx context.Context, q Querier, rows string, args ...any) (int, error) {
 	var out []byte
 	if err := q.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+rows, args...).Scan(&out); err != nil {

@@ -74,7 +74,7 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 		{"status", store.Filter{Status: "failed"}, "receivables_status_list_idx"},
 		{"created_since", store.Filter{CreatedSince: &since}, "receivables_created_idx"},
 	} {
-		rows, page, args := store.ListSQL(txn.Receivable, "T1", l.filter)
+		rows, page, args := store.ListSQL(txn.Receivable, l.filter)
 		count := listtotal.DefaultCap.SQL(rows)
 		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
 			indexed := 0
