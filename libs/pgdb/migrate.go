@@ -32,7 +32,9 @@ var setName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,50}$`)
 // Migrate applies every pending migration of sets, in order, as the owner role
 // of ownerDSN, then grants appRole SELECT, INSERT, UPDATE and DELETE on all
 // tables and USAGE and SELECT on all sequences of schema public, also by default
-// for objects the owner creates later (the goose version tables excepted). It
+// for objects the owner creates later (the goose version tables excepted), and
+// EXECUTE on all functions of schema public (a migration that revokes a
+// function from PUBLIC leaves it to the app role). It
 // holds a session advisory lock meanwhile, so replicas may run it concurrently:
 // one migrates, the others wait and then find nothing pending. An empty appRole
 // skips the grants.
@@ -91,13 +93,15 @@ func migrateSet(ctx context.Context, db *sql.DB, set MigrationSet) error {
 }
 
 // grantSQL gives role DML on everything in schema public but the goose version
-// tables, now and for objects created later by the migrating role.
+// tables, now and for objects created later by the migrating role, and EXECUTE
+// on the functions there now.
 func grantSQL(role string, sets []MigrationSet) string {
 	r := pgx.Identifier{role}.Sanitize()
 	stmts := []string{
 		"GRANT USAGE ON SCHEMA public TO " + r,
 		"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + r,
 		"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO " + r,
+		"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO " + r,
 		"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO " + r,
 		"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO " + r,
 	}

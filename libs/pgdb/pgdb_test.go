@@ -84,6 +84,37 @@ func TestMigrateGrantsTablesCreatedLater(t *testing.T) {
 	}
 }
 
+// TestMigrateGrantsFunctionsRevokedFromPublic: a function a migration keeps
+// from PUBLIC (contacts-svc's SECURITY DEFINER search functions) is the app
+// role's to run after Migrate, and no other role's.
+func TestMigrateGrantsFunctionsRevokedFromPublic(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pg := testkit.PG(t)
+	appDSN := pg.Database(t, "pgdb_widgets", widgets())
+	ownerDSN := pg.OwnerDSN(t, appDSN)
+	owner := pg.Pool(t, ownerDSN)
+	if _, err := owner.Exec(ctx, "CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 42'; "+
+		"REVOKE EXECUTE ON FUNCTION answer() FROM PUBLIC"); err != nil {
+		t.Fatal(err)
+	}
+	app := pg.Pool(t, appDSN)
+	if _, err := app.Exec(ctx, "SELECT answer()"); err == nil {
+		t.Fatal("the app role ran a function revoked from PUBLIC before Migrate granted it")
+	}
+	if err := pgdb.Migrate(ctx, ownerDSN, pgdb.AppRole(appDSN), widgets()); err != nil {
+		t.Fatal(err)
+	}
+	var got int
+	if err := app.QueryRow(ctx, "SELECT answer()").Scan(&got); err != nil || got != 42 {
+		t.Fatalf("answer() as the app role = %d, %v; want 42", got, err)
+	}
+	var public bool
+	if err := owner.QueryRow(ctx, "SELECT has_function_privilege('public', 'answer()', 'EXECUTE')").Scan(&public); err != nil || public {
+		t.Fatalf("PUBLIC may execute answer(): %v, %v", public, err)
+	}
+}
+
 func TestIsUniqueViolation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -9,25 +9,28 @@ import (
 )
 
 // Batch sends the queued statements of b in one transaction scoped to tenantID,
-// all in a single pipelined round trip: BEGIN, set_config, b's statements and
-// COMMIT go out together (plus, once per connection, the preparation of new
-// statements). Results reach the callbacks queued on b (QueuedQuery.Query,
-// QueryRow, Exec) in order. When a statement fails, the server skips the rest
-// and the transaction is rolled back; the first error is returned.
+// all in a single pipelined round trip: set_config and b's statements go out
+// together before one Sync (plus, once per connection, the preparation of new
+// statements). The extended protocol runs the statements before a Sync as one
+// implicit transaction, committed at the Sync, so the tenant setting (local to
+// the transaction) covers every statement and ends with them: no BEGIN and
+// COMMIT of their own, two statements fewer for the server on every read.
+// Results reach the callbacks queued on b (QueuedQuery.Query, QueryRow, Exec)
+// in order. When a statement fails, the server skips the rest and the
+// transaction is rolled back; the first error is returned. b must not hold
+// transaction control statements.
 //
 // Use it on hot paths where the statements do not depend on each other's
 // results. A callback's error is returned too, but by then the server has
-// already run COMMIT: a decision that needs a result before committing
+// already committed: a decision that needs a result before committing
 // belongs in Do.
 func Batch(ctx context.Context, pool *pgxpool.Pool, tenantID string, b *pgx.Batch) error {
 	if err := validTenantID(tenantID); err != nil {
 		return err
 	}
-	full := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(b.QueuedQueries)+3)}
-	full.Queue("BEGIN")
+	full := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(b.QueuedQueries)+1)}
 	full.Queue("SELECT set_config('"+Setting+"', $1, true)", tenantID)
 	full.QueuedQueries = append(full.QueuedQueries, b.QueuedQueries...)
-	full.Queue("COMMIT")
 
 	conn, err := pool.Acquire(ctx)
 	if err != nil {

@@ -24,7 +24,7 @@ func items() pgdb.MigrationSet {
 
 // onePool returns an app-role pool with a single connection, so every call
 // reuses the connection the previous one used.
-func onePool(t *testing.T) *pgxpool.Pool {
+func onePool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "tenancy", items())
@@ -189,6 +189,15 @@ func TestBatchRunsScopedAndAtomically(t *testing.T) {
 	}
 	if count != 1 {
 		t.Fatalf("tenant-a counted %d rows, want 1 (its own)", count)
+	}
+	// The scope ended with the batch: the pool's one connection holds no
+	// tenant afterwards, and is idle (committed).
+	var after *string
+	if err := pool.QueryRow(ctx, "SELECT nullif(current_setting('"+tenancy.Setting+"', true), '')").Scan(&after); err != nil || after != nil {
+		t.Fatalf("after the batch the connection's tenant setting is %v (%v), want none", after, err)
+	}
+	if got, err := readNames(ctx, pool, "tenant-a"); err != nil || !cmp.Equal(got, []string{"a1"}) {
+		t.Fatalf("the batch's insert is not committed: %v, %v", got, err)
 	}
 
 	bad := &pgx.Batch{}

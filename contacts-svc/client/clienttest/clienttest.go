@@ -1,6 +1,6 @@
 // Package clienttest is a fake contacts-svc for the tests of the services
 // that call it through contacts-svc/client: an httptest server speaking the
-// routes the client calls (contact and phone reads, find-or-create,
+// routes the client calls (contact and phone reads, the read by ids, find-or-create,
 // search, bulk upsert, and the public list and single read) with contacts-svc's rules where a
 // caller depends on them, kept per tenant (the tenant_id of the internal
 // token, read unverified: the fake stands in for the data, not for the
@@ -75,6 +75,7 @@ func New(t testing.TB) *Contacts {
 	f := &Contacts{tenants: map[string]*tenant{}, candidates: map[string][]client.Candidate{}, writes: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/v1/contacts/search", f.guard(f.search))
+	mux.HandleFunc("GET /internal/v1/contacts/by-id", f.guard(f.byID))
 	mux.HandleFunc("GET /internal/v1/contacts/{id}", f.guard(f.contact))
 	mux.HandleFunc("POST /internal/v1/contacts/find-or-create", f.guard(f.findOrCreate))
 	mux.HandleFunc("POST /internal/v1/contacts/bulk-upsert", f.guard(f.bulkUpsert))

@@ -78,6 +78,7 @@ func clientCases(t *testing.T, b backend) {
 			t.Errorf("Contact(%s) err = %v, want ErrNotFound", tt.id, err)
 		}
 	}
+	byIDCases(t, c, b, ada)
 
 	phone, err := c.Phone(ctx, tok, ada.PhoneID)
 	if err != nil || phone.ID != ada.PhoneID || phone.Phone != ada.Phone {
@@ -207,6 +208,39 @@ func TestEveryFourXXPassesThroughAndNeverOpens(t *testing.T) {
 		}
 		if n := fake.CallsOf("A"); n != 10 {
 			t.Errorf("%d: contacts-svc called %d times, want 10 (no breaker opened)", status, n)
+		}
+	}
+}
+
+// byIDCases: the read by ids returns the tenant's contacts among the ids,
+// each once, leaves out unknown ids and other tenants' contacts, and
+// refuses an empty list, a malformed id or more than client.MaxByID.
+func byIDCases(t *testing.T, c *client.Client, b backend, ada *client.Contact) {
+	ctx := context.Background()
+	tok := b.token(tenantA)
+	bob, _, err := c.FindOrCreate(ctx, tok, client.ContactInput{ExternalID: "crm-by-id", FirstName: "Bob", Phone: "+14155550177"}, "")
+	if err != nil {
+		t.Fatalf("FindOrCreate: %v", err)
+	}
+	got, err := c.ByID(ctx, tok, []string{ada.ID, "01HZX3K5Q8V9W2Y4Z6A7B8C9DE", bob.ID, ada.ID})
+	names := map[string]string{}
+	for _, ct := range got {
+		names[ct.ID] = *ct.FirstName
+	}
+	if err != nil || len(got) != 2 || names[ada.ID] != "Ada" || names[bob.ID] != "Bob" {
+		t.Errorf("ByID = %+v, %v; want Ada and Bob once each", got, err)
+	}
+	if got, err := c.ByID(ctx, b.token(tenantB), []string{ada.ID}); err != nil || len(got) != 0 {
+		t.Errorf("ByID of another tenant's contact = %+v, %v; want none", got, err)
+	}
+	tooMany := make([]string, client.MaxByID+1)
+	for i := range tooMany {
+		tooMany[i] = ada.ID
+	}
+	for name, list := range map[string][]string{"empty": nil, "malformed": {ada.ID, "not-a-ulid"}, "nul": {"01HZX3K5Q8V9W2Y4Z6A7B8C9D\x00"}, "too many": tooMany} {
+		var apiErr *client.Error
+		if _, err := c.ByID(ctx, tok, list); !errors.As(err, &apiErr) || apiErr.Status != 422 || len(apiErr.Fields()["ids"]) == 0 {
+			t.Errorf("ByID(%s) err = %v, want a 422 naming ids", name, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -21,6 +22,30 @@ func (h *Handlers) lookupContact(c *fiber.Ctx) error {
 		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.NewContact(ct, true))
+}
+
+// contactsByID answers GET /internal/v1/contacts/by-id?ids=a,b,c: the
+// tenant's contacts among at most 100 ids, live and soft-deleted, in no
+// particular order; ids the tenant does not hold are left out.
+func (h *Handlers) contactsByID(c *fiber.Ctx) error {
+	qr := httpx.Queries(c)
+	raw := qr.Text("ids")
+	if err := qr.Err(); err != nil {
+		return err
+	}
+	var list []string
+	if raw != "" {
+		list = strings.Split(raw, ",")
+	}
+	found, err := h.app.ContactsByID(c.UserContext(), h.scope(c), list)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.Contact, len(found))
+	for i, ct := range found {
+		out[i] = wire.NewContact(ct, true)
+	}
+	return httpx.Data(c, http.StatusOK, out)
 }
 
 // foundOrCreated is the answer of find-or-create.

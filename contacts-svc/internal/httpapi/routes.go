@@ -79,6 +79,7 @@ func Register(r fiber.Router, d Deps) {
 	// api:create-receivable only). The gateway never routes /internal.
 	internal := r.Group("/internal/v1", authz.Middleware(d.Verifier))
 	internal.Get("/contacts/search", h.searchContacts)
+	internal.Get("/contacts/by-id", h.contactsByID)
 	internal.Get("/contacts/:contact", h.lookupContact)
 	internal.Post("/contacts/find-or-create", idem(h.findOrCreate))
 	internal.Post("/contacts/bulk-upsert", idem(h.bulkUpsert))

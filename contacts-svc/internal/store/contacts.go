@@ -67,8 +67,8 @@ func oneContact(row pgx.Row) (contact.Contact, error) {
 }
 
 // ReadContact is Read plus Tx.Contact on the hot path of a single read:
-// BEGIN, the tenant scope, the SELECT and COMMIT travel as one pipelined
-// batch (tenancy.Batch), one round trip instead of three.
+// the tenant scope and the SELECT travel as one pipelined batch, one
+// implicit transaction (tenancy.Batch), one round trip instead of three.
 func (s *Store) ReadContact(ctx context.Context, tenantID, id string, withTrashed bool) (contact.Contact, error) {
 	var (
 		c      contact.Contact

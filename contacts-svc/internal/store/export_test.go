@@ -1,5 +1,11 @@
 package store
 
+import (
+	"context"
+
+	"github.com/paylane/paylane/contacts-svc/internal/contact"
+)
+
 // The statements the plan test explains.
 const (
 	LiveByExternalIDsSQL = liveByExternalIDsSQL
@@ -8,3 +14,21 @@ const (
 
 // ContactsListSQL is the list's count and page statements of a filter.
 func ContactsListSQL(f Filter) (count, page string, args []any) { return contactsListSQL(f) }
+
+// The statements of a search: by comparing every live contact of the
+// tenant (what a search by name did before migration 00008, and what a
+// search narrowed by phone or email still does), and the tiers of a search
+// by name alone.
+const (
+	ComparingSearchSQL = searchSQL
+)
+
+// NameSearchTiers are the statements of a search by name alone, in order.
+func NameSearchTiers() []string {
+	return []string{identicalNameSearchSQL, strongNameSearchSQL, allNameSearchSQL}
+}
+
+// QueryCandidates runs a search statement in tx.
+func QueryCandidates(ctx context.Context, tx *Tx, sql string, args ...any) ([]contact.Candidate, error) {
+	return tx.searchContacts(ctx, sql, args...)
+}

@@ -20,9 +20,10 @@ type Search struct {
 	Limit int
 }
 
-// searchSQL finds names similar to $2 as a whole (%) or as a part of the
-// full name (<%: "Ada" finds "Ada Lovelace"); the score is pg_trgm's
-// similarity of the whole names.
+// searchSQL serves a search narrowed by phone or email, which their exact
+// indexes keep to a few contacts: it finds names similar to $2 as a whole
+// (%) or as a part of the full name (<%: "Ada" finds "Ada Lovelace"); the
+// score is pg_trgm's similarity of the whole names.
 const searchSQL = `SELECT ` + contactColumns + `,
 	CASE WHEN $2 = '' THEN 1 ELSE similarity(c.full_name, $2) END AS score` + contactFrom + `
 	WHERE c.tenant_id = $1 AND c.deleted_at IS NULL
@@ -32,9 +33,53 @@ const searchSQL = `SELECT ` + contactColumns + `,
 	ORDER BY score DESC, c.created_at DESC, c.id DESC
 	LIMIT $5`
 
-// SearchContacts returns the best candidates first.
+// The candidates of a search by name alone come from the functions of
+// migration 00008, which read the trigram index for the session's tenant
+// (app.tenant_id); the best $3 of them are then read under row-level
+// security, by id. Below the policy the index could not be used (pg_trgm's
+// operators are not leakproof): every live contact of the tenant was
+// compared, 17-28 s for a million (docs/benchmarks.md, "Data growth").
+const (
+	nameSearchSelect = `SELECT ` + contactColumns + `, m.score
+	FROM (SELECT m.id, m.score FROM `
+	nameSearchRest = `($2) m ORDER BY m.score DESC, m.created_at DESC, m.id DESC LIMIT $3) m
+	CROSS JOIN LATERAL (SELECT * FROM contacts c WHERE c.tenant_id = $1 AND c.id = m.id AND c.deleted_at IS NULL LIMIT 1) c
+	CROSS JOIN LATERAL (SELECT p.e164 FROM phones p WHERE p.id = c.phone_id LIMIT 1) p
+	ORDER BY m.score DESC, c.created_at DESC, c.id DESC`
+)
+
+// The tiers of a search by name alone, in the order it sends them: the
+// candidates scoring 1, at least 0.6, all. When a tier finds Limit
+// candidates they are the best of all (every other one scores less); the
+// narrower tiers read far fewer index entries (a first name alone is
+// shared by thousands of a large tenant's contacts).
+const (
+	identicalNameSearchSQL = nameSearchSelect + `contact_name_candidates_identical` + nameSearchRest
+	strongNameSearchSQL    = nameSearchSelect + `contact_name_candidates_strong` + nameSearchRest
+	allNameSearchSQL       = nameSearchSelect + `contact_name_candidates` + nameSearchRest
+)
+
+// SearchContacts returns the best candidates first. A search by name alone
+// asks the tiers in turn until one finds Limit candidates.
 func (t *Tx) SearchContacts(ctx context.Context, s Search) ([]contact.Candidate, error) {
-	rows, err := t.tx.Query(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
+	if s.Name == "" || s.Phone != "" || s.Email != "" {
+		return t.searchContacts(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
+	}
+	var (
+		list []contact.Candidate
+		err  error
+	)
+	for _, sql := range [...]string{identicalNameSearchSQL, strongNameSearchSQL, allNameSearchSQL} {
+		list, err = t.searchContacts(ctx, sql, t.tenantID, s.Name, s.Limit)
+		if err != nil || len(list) >= s.Limit {
+			break
+		}
+	}
+	return list, err
+}
+
+func (t *Tx) searchContacts(ctx context.Context, sql string, args ...any) ([]contact.Candidate, error) {
+	rows, err := t.tx.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching contacts: %w", err)
 	}

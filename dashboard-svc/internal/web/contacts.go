@@ -23,6 +23,7 @@ type Contacts interface {
 	List(ctx context.Context, token string, q contacts.ListQuery) (*contacts.ContactPage, error)
 	Show(ctx context.Context, token, id string, withTrashed bool) (*contacts.Contact, error)
 	Search(ctx context.Context, token string, q contacts.SearchQuery) ([]contacts.Candidate, error)
+	ByID(ctx context.Context, token string, ids []string) ([]contacts.Contact, error)
 }
 
 // Sizes of the contacts pages: a page of the list, the matches a name or

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ type fakeContacts struct {
 	tokens   []string
 	lists    []contacts.ListQuery
 	shows    []string
+	byIDs    [][]string
 	deny     bool
 }
 
@@ -101,6 +103,22 @@ func (f *fakeContacts) Show(_ context.Context, token, id string, withTrashed boo
 		}
 	}
 	return nil, &contacts.Error{Status: http.StatusNotFound, Code: "resource_not_found", Message: "The resource was not found."}
+}
+
+func (f *fakeContacts) ByID(_ context.Context, token string, ids []string) ([]contacts.Contact, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.byIDs = append(f.byIDs, ids)
+	if err := f.record(token); err != nil {
+		return nil, err
+	}
+	var found []contacts.Contact
+	for _, c := range f.contacts {
+		if slices.Contains(ids, c.ID) {
+			found = append(found, c)
+		}
+	}
+	return found, nil
 }
 
 func (f *fakeContacts) Search(_ context.Context, token string, q contacts.SearchQuery) ([]contacts.Candidate, error) {

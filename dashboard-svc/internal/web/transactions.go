@@ -190,10 +190,10 @@ func dueOf(it transactions.Item) string {
 	return ""
 }
 
-// contactNames returns the names of the items' contacts, read at once
-// through the API's GET /contacts/{id} (soft-deleted ones too), when the
-// user's role reads contacts (api:view-contact). A contact that cannot be
-// read is left out: the page shows its id.
+// contactNames returns the names of the items' contacts (soft-deleted ones
+// too), read in one call, when the user's role reads contacts
+// (api:view-contact). A contact that cannot be read is left out: the page
+// shows its id.
 func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item) map[string]string {
 	names := map[string]string{}
 	if a.contacts == nil || !slices.Contains(currentUser(c).Abilities, abilityViewContact) {
@@ -201,24 +201,20 @@ func (a *App) contactNames(c *fiber.Ctx, token string, items []transactions.Item
 	}
 	var list []string
 	for _, it := range items {
-		if !slices.Contains(list, it.ContactID) {
+		if it.ContactID != "" && !slices.Contains(list, it.ContactID) {
 			list = append(list, it.ContactID)
 		}
 	}
-	found := make([]string, len(list))
-	jobs := make([]func() error, len(list))
-	for i, id := range list {
-		jobs[i] = func() error {
-			if ct, err := a.contacts.Show(c.UserContext(), token, id, true); err == nil {
-				found[i] = strings.TrimSpace(orEmpty(ct.FirstName) + " " + orEmpty(ct.LastName))
-			}
-			return nil
-		}
+	if len(list) == 0 {
+		return names
 	}
-	_ = runAll(jobs)
-	for i, id := range list {
-		if found[i] != "" {
-			names[id] = found[i]
+	found, err := a.contacts.ByID(c.UserContext(), token, list)
+	if err != nil {
+		return names
+	}
+	for _, ct := range found {
+		if n := strings.TrimSpace(orEmpty(ct.FirstName) + " " + orEmpty(ct.LastName)); n != "" {
+			names[ct.ID] = n
 		}
 	}
 	return names

@@ -214,6 +214,13 @@ func TestReceivablesList(t *testing.T) {
 	if i, j := strings.Index(a.body, "INV-3"), strings.Index(a.body, "INV-1"); i > j {
 		t.Error("the list is not newest first")
 	}
+	// The page's contacts are named from one read by ids, each id once.
+	e.contacts.mu.Lock()
+	reads, shows := e.contacts.byIDs, e.contacts.shows
+	e.contacts.mu.Unlock()
+	if len(reads) != 1 || len(shows) != 0 || !slices.Equal(slices.Sorted(slices.Values(reads[0])), []string{txID(201), txID(202)}) {
+		t.Errorf("contacts read by ids %v and one by one %v; want one read of both ids", reads, shows)
+	}
 
 	a = b.open(t, "/dashboard/receivables?status=paid&reference=INV-1&since=2026-11-01")
 	if !strings.Contains(a.body, `<option value="paid" selected>`) || !strings.Contains(a.body, `value="INV-1"`) || strings.Contains(a.body, "INV-3") {

@@ -26,8 +26,8 @@ type Standing struct {
 // ContactStanding reads the standing of a contact and its number (E.164,
 // "" when unknown: then no suppression can be seen) for tenantID. It is
 // the hot path of every contacts-svc single read, so it is one pipelined
-// round trip (tenancy.Batch: BEGIN, the scope, both queries and COMMIT
-// sent together) rather than a transaction of one round trip per
+// round trip (tenancy.Batch: the scope and both queries sent together, one
+// implicit transaction) rather than a transaction of one round trip per
 // statement; the two queries do not depend on each other.
 func (s *Store) ContactStanding(ctx context.Context, tenantID, contactID, phone string) (Standing, error) {
 	var out Standing
