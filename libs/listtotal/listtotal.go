@@ -45,7 +45,8 @@ type Querier interface {
 // parameters), run on q, a tenant-scoped transaction.
 //
 // It counts at most cap+1 rows (SELECT count(*) FROM (rows LIMIT cap+1)),
-// so it never reads more than cap+1 index entries. When more match, the
+// so it never reads more than cap+1 index entries, in a plan made for the
+// arguments' values (unprepared). When more match, the
 // total is the planner's row estimate of rows (EXPLAIN with the same
 // arguments, planned with their values), at least cap+1, and Estimated.
 //
@@ -58,7 +59,7 @@ type Querier interface {
 func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (Total, error) {
 	limit := c.limit()
 	var n int
-	if err := q.QueryRow(ctx, c.SQL(rows), args...).Scan(&n); err != nil {
+	if err := q.QueryRow(ctx, c.SQL(rows), unprepared(args)...).Scan(&n); err != nil {
 		return Total{}, fmt.Errorf("counting: %w", err)
 	}
 	if n <= limit {
@@ -69,6 +70,16 @@ func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (To
 		return Total{}, err
 	}
 	return Total{N: max(estimate, limit+1), Estimated: true}, nil
+}
+
+// unprepared puts pgx's QueryExecModeExec before args: the statement goes
+// as an unnamed statement, which Postgres plans with the arguments' values
+// every time. As a named statement of pgx's cache it could run a generic
+// plan, which takes a parameter's range for a third of the table: the
+// capped count of a date range was then a sequential scan, which finds the
+// newest rows last (transactions-svc's plan test).
+func unprepared(args []any) []any {
+	return append([]any{pgx.QueryExecModeExec}, args...)
 }
 
 // SQL is the statement by which Count counts rows: at most cap+1 of them.
@@ -91,7 +102,7 @@ func (c Cap) limit() int {
 // setting, which the planner reads for its estimates (see Count).
 func Estimate(ctx context.Context, q Querier, rows string, args ...any) (int, error) {
 	var out []byte
-	if err := q.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+rows, args...).Scan(&out); err != nil {
+	if err := q.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+rows, unprepared(args)...).Scan(&out); err != nil {
 		return 0, fmt.Errorf("estimating: %w", err)
 	}
 	var plans []struct {

@@ -116,6 +116,35 @@ func TestCountEstimatesAboveTheCap(t *testing.T) {
 	}
 }
 
+// The count and the estimate are not prepared: pgx's statement cache would
+// leave them to a generic plan after five executions.
+func TestCountIsNotPrepared(t *testing.T) {
+	t.Parallel()
+	app, owner := db(t)
+	fill(t, app, "tenant-a", 30)
+	analyze(t, owner)
+	ctx := context.Background()
+	err := tenancy.Read(ctx, app, "tenant-a", func(tx pgx.Tx) error {
+		for range 7 {
+			if _, err := listtotal.Cap(10).Count(ctx, tx, rows, "pending"); err != nil {
+				return err
+			}
+		}
+		var prepared int
+		// The count's text is a parameter: this statement, prepared, must
+		// not match itself.
+		err := tx.QueryRow(ctx, `SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, $1) > 0`,
+			listtotal.Cap(10).SQL(rows)).Scan(&prepared)
+		if err == nil && prepared != 0 {
+			t.Errorf("%d prepared statements of the count, want none", prepared)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // An estimate below the cap (statistics from before the tenant's rows) is
 // raised to cap+1: the total never claims fewer rows than were counted.
 func TestCountEstimateIsAtLeastCapPlusOne(t *testing.T) {

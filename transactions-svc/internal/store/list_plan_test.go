@@ -79,7 +79,11 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 		count := listtotal.DefaultCap.SQL(rows)
 		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
 			indexed := 0
-			testkit.ExplainPrepared(t, pool, "T1", mode, "", count, args...).Walk(func(n testkit.PlanNode) {
+			// listtotal sends the count unprepared, so Postgres plans it
+			// with its values: its generic plan (a sequential scan for a
+			// date range taken for a third of the table) never runs.
+			countMode := "force_custom_plan"
+			testkit.ExplainPrepared(t, pool, "T1", countMode, "", count, args...).Walk(func(n testkit.PlanNode) {
 				switch {
 				case n.Relation == "transactions":
 					t.Errorf("%s count, %s: joins transactions (%s)", l.name, mode, n.NodeType)
