@@ -46,9 +46,9 @@ type Querier interface {
 //
 // It counts at most cap+1 rows (SELECT count(*) FROM (rows LIMIT cap+1)),
 // so it never reads more than cap+1 index entries, in a plan made for the
-// arguments' values (unprepared). When more match, the
-// total is the planner's row estimate of rows (EXPLAIN with the same
-// arguments, planned with their values), at least cap+1, and Estimated.
+// arguments' values (unprepared). When more match, the total is the
+// planner's row estimate of rows (EXPLAIN with the same arguments, planned
+// with their values), at least cap+1, and Estimated.
 //
 // rows needs no tenant condition of its own: the planner evaluates the
 // row-level security policy's current_setting('app.tenant_id') when it
