@@ -20,6 +20,7 @@ import (
 	"github.com/paylane/paylane/batch-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/svcrun"
 )
@@ -62,7 +63,8 @@ func buildService(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 		return svcrun.Parts{}, fmt.Errorf("registering batch queue metrics: %w", err)
 	}
 	tokens, _ := svcrun.Seam[Tokens](e)
-	p := build(cfg, tokens, e.Pool, relay, metrics, e.Log)
+	listCap, _ := svcrun.Seam[listtotal.Cap](e)
+	p := build(cfg, tokens, e.Pool, listCap, relay, metrics, e.Log)
 	web := e.NewApp(fiber.Config{BodyLimit: bodyLimit})
 	httpapi.Register(web, p.app, e.Pool, authz.NewVerifier(strings.TrimRight(cfg.IdentityURL, "/")+jwksPath, nil))
 	parts := svcrun.Parts{Web: web, LogAttrs: []any{"workers", cfg.Workers}, Workers: []svcrun.Worker{

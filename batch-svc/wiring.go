@@ -17,6 +17,7 @@ import (
 	"github.com/paylane/paylane/batch-svc/internal/peers"
 	"github.com/paylane/paylane/batch-svc/internal/store"
 	"github.com/paylane/paylane/batch-svc/internal/worker"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 )
 
@@ -32,7 +33,7 @@ type parts struct {
 
 // build wires the use cases, the writers of each batch type and the
 // workers. relay may be nil (no Kafka); tokens nil means identity-svc's.
-func build(cfg Config, tokens peers.Tokens, pool *pgxpool.Pool, relay *outbox.Relay, metrics *app.Metrics, log *slog.Logger) parts {
+func build(cfg Config, tokens peers.Tokens, pool *pgxpool.Pool, listCap listtotal.Cap, relay *outbox.Relay, metrics *app.Metrics, log *slog.Logger) parts {
 	if tokens == nil {
 		tokens = identity.NewWithSecret(cfg.IdentityURL, cfg.ServiceSecret, nil).WithService(serviceName)
 	}
@@ -44,6 +45,7 @@ func build(cfg Config, tokens peers.Tokens, pool *pgxpool.Pool, relay *outbox.Re
 		batch.Payables:    txns,
 	}
 	st := store.New(pool)
+	st.ListCap = listCap
 	var p parts
 	var wakeRelay func()
 	if relay != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/contacts-svc/migrations"
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/tenancy"
@@ -51,8 +52,10 @@ func build(cfg Config, e *svcrun.Env) svcrun.Parts {
 		relay = outbox.NewRelay(e.Pool, cfg.KafkaBrokers, e.Log)
 	}
 	web := e.NewApp(fiber.Config{BodyLimit: bodyLimit})
+	st := store.New(e.Pool, relay)
+	st.ListCap, _ = svcrun.Seam[listtotal.Cap](e)
 	httpapi.Register(web, httpapi.Deps{
-		App:      app.New(store.New(e.Pool, relay), optIns),
+		App:      app.New(st, optIns),
 		Verifier: authz.NewVerifier(cfg.jwksURL(), nil),
 		Pool:     e.Pool,
 		Region:   cfg.DefaultRegion,

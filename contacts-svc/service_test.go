@@ -17,6 +17,8 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/testenv"
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/listtotal"
+	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 )
 
@@ -323,5 +325,44 @@ func TestBulkUpsertEventsFollowEmitEvents(t *testing.T) {
 		events.TypeContactCreated + " " + loud[2].ContactID}
 	if diff := cmp.Diff(want, seen); diff != "" {
 		t.Fatalf("events before the marker (-want +got):\n%s", diff)
+	}
+}
+
+// TestListTotalAboveTheCapIsAnEstimate: with a cap of 2 (the seam of the
+// production cap, listtotal.DefaultCap), a list of 3 contacts reports an
+// estimated total of at least 3 with meta.total_is_estimate, and still
+// returns every contact; a list of 1 is exact and carries no flag.
+func TestListTotalAboveTheCapIsAnEstimate(t *testing.T) {
+	t.Parallel()
+	svc := testenv.StartWith(t, nil, nil, svcrun.WithSeam(listtotal.Cap(2)))
+	tok := svc.Token(t, tenantA, abilities...)
+	api := svc.BaseURL() + "/api/v1/contacts"
+	for i := range 3 {
+		status, body := call(t, "POST", api, tok, fmt.Sprintf(`{"external_id":"crm-%d","phone":"+1415555010%d"}`, i, i), nil)
+		createdID(t, "create", status, body)
+	}
+	for _, tc := range []struct {
+		query     string
+		items     int
+		estimated bool
+	}{
+		{"", 3, true},
+		{"?external_id=crm-1", 1, false},
+	} {
+		status, body := call(t, "GET", api+tc.query, tok, "", nil)
+		var page struct {
+			Data []json.RawMessage          `json:"data"`
+			Meta map[string]json.RawMessage `json:"meta"`
+		}
+		if err := json.Unmarshal(body, &page); status != http.StatusOK || err != nil {
+			t.Fatalf("GET %s = %d %s", tc.query, status, body)
+		}
+		var total int
+		_ = json.Unmarshal(page.Meta["total"], &total)
+		flag, has := page.Meta["total_is_estimate"]
+		if len(page.Data) != tc.items || has != tc.estimated || (has && string(flag) != "true") ||
+			(tc.estimated && total < tc.items) || (!tc.estimated && total != tc.items) {
+			t.Errorf("GET %s: %d items, meta %s", tc.query, len(page.Data), body)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/inbox"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/optin-svc/internal/app"
@@ -40,8 +41,10 @@ func newApp(cfg Config, e *svcrun.Env, metrics *app.Metrics) *app.App {
 	if !ok {
 		contacts = newContactsClient(cfg, identityClient)
 	}
+	st := store.New(e.Pool)
+	st.ListCap, _ = svcrun.Seam[listtotal.Cap](e)
 	return app.New(app.Deps{
-		Store: store.New(e.Pool), Contacts: contacts, Identity: identityTenants{client: identityClient},
+		Store: st, Contacts: contacts, Identity: identityTenants{client: identityClient},
 		Transactions: newTransactionsClient(cfg, identityClient),
 		Provider:     newProvider(cfg), Log: e.Log, Metrics: metrics,
 		Sending: app.Sending{

@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/authz"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/svcrun"
@@ -59,6 +60,7 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 	}
 	now, _ := svcrun.Seam[clock](e)
 	st := store.New(e.Pool)
+	st.ListCap, _ = svcrun.Seam[listtotal.Cap](e)
 	rails, err := railmetrics.New(e.Registry, "sandbox", "stripe")
 	if err != nil {
 		return svcrun.Parts{}, err

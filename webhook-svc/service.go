@@ -16,6 +16,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/inbox"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/sealer"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
@@ -66,6 +67,7 @@ func build(cfg Config, e *svcrun.Env) (svcrun.Parts, error) {
 		return svcrun.Parts{}, err
 	}
 	st := store.New(e.Pool)
+	st.ListCap, _ = svcrun.Seam[listtotal.Cap](e)
 	d, err := dispatch.New(dispatch.Options{
 		Store: st, Sealer: sl, Log: e.Log, Metrics: e.Registry,
 		Concurrency: cfg.DispatchConcurrency, PollInterval: cfg.PollInterval, TimeScale: cfg.RetryTimeScale,

@@ -81,6 +81,9 @@ type Meta struct {
 	PerPage     int `json:"per_page"`
 	Total       int `json:"total"`
 	LastPage    int `json:"last_page"`
+	// TotalIsEstimate: more rows match than a list counts exactly and
+	// Total is an estimate (libs/listtotal).
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
 }
 
 // BatchPage is a page of batch headers, newest first.

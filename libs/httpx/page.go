@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // MaxPerPage is the largest page size; larger per_page values are capped.
@@ -84,12 +85,15 @@ type Links struct {
 	Next  *string `json:"next"`
 }
 
-// Meta describes where a page sits in its collection.
+// Meta describes where a page sits in its collection. TotalIsEstimate is
+// present, and true, only when Total is an estimate (listtotal: more rows
+// match than a list counts exactly).
 type Meta struct {
-	CurrentPage int `json:"current_page"`
-	PerPage     int `json:"per_page"`
-	Total       int `json:"total"`
-	LastPage    int `json:"last_page"`
+	CurrentPage     int  `json:"current_page"`
+	PerPage         int  `json:"per_page"`
+	Total           int  `json:"total"`
+	LastPage        int  `json:"last_page"`
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
 }
 
 // CollectionBody is the JSON body of a collection response.
@@ -103,13 +107,15 @@ type CollectionBody struct {
 // scheme comes from X-Forwarded-Proto (default http), the host from
 // X-Forwarded-Host (default Host), and every query parameter of the request
 // is kept with page replaced (and per_page, when sent, set to the size used).
-func Collection(c *fiber.Ctx, items any, p Page, total int) error {
+// last_page and links.last follow total, an estimate or not; when total is
+// an estimate, a full page also links a next page.
+func Collection(c *fiber.Ctx, items any, p Page, total listtotal.Total) error {
 	return c.Status(fiber.StatusOK).JSON(NewCollection(c, items, p, total))
 }
 
 // NewCollection builds the body Collection sends, for callers that render it
 // themselves (for example to store it for idempotent replay).
-func NewCollection(c *fiber.Ctx, items any, p Page, total int) CollectionBody {
+func NewCollection(c *fiber.Ctx, items any, p Page, total listtotal.Total) CollectionBody {
 	if p.PerPage <= 0 {
 		p.PerPage = MaxPerPage
 	}
@@ -117,24 +123,37 @@ func NewCollection(c *fiber.Ctx, items any, p Page, total int) CollectionBody {
 		p.Number = 1
 	}
 	lastPage := 1
-	if total > 0 {
-		lastPage = (total + p.PerPage - 1) / p.PerPage
+	if total.N > 0 {
+		lastPage = (total.N + p.PerPage - 1) / p.PerPage
 	}
 	link := pageLinker(c, p.PerPage)
 	body := CollectionBody{
 		Data:  nonNilSlice(items),
 		Links: Links{First: link(1), Last: link(lastPage)},
-		Meta:  Meta{CurrentPage: p.Number, PerPage: p.PerPage, Total: total, LastPage: lastPage},
+		Meta: Meta{CurrentPage: p.Number, PerPage: p.PerPage, Total: total.N, LastPage: lastPage,
+			TotalIsEstimate: total.Estimated},
 	}
 	if p.Number > 1 {
 		prev := link(min(p.Number-1, lastPage))
 		body.Links.Prev = &prev
 	}
-	if p.Number < lastPage {
+	// An estimated total may be below the real count: a full page then
+	// has a next page even at or past last_page, so following links.next
+	// reaches the real end.
+	if p.Number < lastPage || (total.Estimated && sliceLen(body.Data) >= p.PerPage) {
 		next := link(p.Number + 1)
 		body.Links.Next = &next
 	}
 	return body
+}
+
+// sliceLen is the length of items when it is a slice, else 0.
+func sliceLen(items any) int {
+	v := reflect.ValueOf(items)
+	if v.Kind() != reflect.Slice {
+		return 0
+	}
+	return v.Len()
 }
 
 // pageLinker returns a function that builds the absolute URL of a page of

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 func TestParsePage(t *testing.T) {
@@ -102,12 +103,12 @@ func TestCollection(t *testing.T) {
 		name      string
 		target    string
 		headers   map[string]string
-		total     int
+		total     listtotal.Total
 		wantLinks httpx.Links
 		wantMeta  httpx.Meta
 	}{
 		{
-			name: "first page of three, forwarded", target: "/api/v1/contacts?external_id=x%201&page=1&per_page=10", total: 25,
+			name: "first page of three, forwarded", target: "/api/v1/contacts?external_id=x%201&page=1&per_page=10", total: listtotal.Exact(25),
 			headers: map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "api.example.com"},
 			wantLinks: httpx.Links{
 				First: "https://api.example.com/api/v1/contacts?external_id=x+1&page=1&per_page=10",
@@ -117,7 +118,7 @@ func TestCollection(t *testing.T) {
 			wantMeta: httpx.Meta{CurrentPage: 1, PerPage: 10, Total: 25, LastPage: 3},
 		},
 		{
-			name: "last page, host header", target: "/items?page=3&per_page=10&status=paid", total: 25,
+			name: "last page, host header", target: "/items?page=3&per_page=10&status=paid", total: listtotal.Exact(25),
 			wantLinks: httpx.Links{
 				First: "http://example.com/items?page=1&per_page=10&status=paid",
 				Last:  "http://example.com/items?page=3&per_page=10&status=paid",
@@ -126,7 +127,7 @@ func TestCollection(t *testing.T) {
 			wantMeta: httpx.Meta{CurrentPage: 3, PerPage: 10, Total: 25, LastPage: 3},
 		},
 		{
-			name: "middle page, capped per_page rewritten", target: "/items?page=2&per_page=500", total: 250,
+			name: "middle page, capped per_page rewritten", target: "/items?page=2&per_page=500", total: listtotal.Exact(250),
 			wantLinks: httpx.Links{
 				First: "http://example.com/items?page=1&per_page=100",
 				Last:  "http://example.com/items?page=3&per_page=100",
@@ -136,18 +137,43 @@ func TestCollection(t *testing.T) {
 			wantMeta: httpx.Meta{CurrentPage: 2, PerPage: 100, Total: 250, LastPage: 3},
 		},
 		{
-			name: "empty", target: "/items", total: 0,
+			name: "empty", target: "/items", total: listtotal.Exact(0),
 			wantLinks: httpx.Links{First: "http://example.com/items?page=1", Last: "http://example.com/items?page=1"},
 			wantMeta:  httpx.Meta{CurrentPage: 1, PerPage: 25, Total: 0, LastPage: 1},
 		},
 		{
-			name: "exact multiple", target: "/items?per_page=5", total: 10,
+			name: "exact multiple", target: "/items?per_page=5", total: listtotal.Exact(10),
 			wantLinks: httpx.Links{
 				First: "http://example.com/items?page=1&per_page=5",
 				Last:  "http://example.com/items?page=2&per_page=5",
 				Next:  ptr("http://example.com/items?page=2&per_page=5"),
 			},
 			wantMeta: httpx.Meta{CurrentPage: 1, PerPage: 5, Total: 10, LastPage: 2},
+		},
+		{
+			name: "estimated total", target: "/items?page=2&per_page=100", total: listtotal.Total{N: 10001, Estimated: true},
+			wantLinks: httpx.Links{
+				First: "http://example.com/items?page=1&per_page=100",
+				Last:  "http://example.com/items?page=101&per_page=100",
+				Prev:  ptr("http://example.com/items?page=1&per_page=100"),
+				Next:  ptr("http://example.com/items?page=3&per_page=100"),
+			},
+			wantMeta: httpx.Meta{CurrentPage: 2, PerPage: 100, Total: 10001, LastPage: 101, TotalIsEstimate: true},
+		},
+		{
+			name: "full last page of an exact total", target: "/items?per_page=1", total: listtotal.Exact(1),
+			wantLinks: httpx.Links{First: "http://example.com/items?page=1&per_page=1", Last: "http://example.com/items?page=1&per_page=1"},
+			wantMeta:  httpx.Meta{CurrentPage: 1, PerPage: 1, Total: 1, LastPage: 1},
+		},
+		{
+			name: "full page past an estimated last page", target: "/items?page=3&per_page=1", total: listtotal.Total{N: 2, Estimated: true},
+			wantLinks: httpx.Links{
+				First: "http://example.com/items?page=1&per_page=1",
+				Last:  "http://example.com/items?page=2&per_page=1",
+				Prev:  ptr("http://example.com/items?page=2&per_page=1"),
+				Next:  ptr("http://example.com/items?page=4&per_page=1"),
+			},
+			wantMeta: httpx.Meta{CurrentPage: 3, PerPage: 1, Total: 2, LastPage: 2, TotalIsEstimate: true},
 		},
 	}
 	for _, tt := range tests {
@@ -160,7 +186,7 @@ func TestCollection(t *testing.T) {
 					return err
 				}
 				var items []int
-				if tt.total > 0 {
+				if tt.total.N > 0 {
 					items = []int{1}
 				}
 				return httpx.Collection(c, items, p, tt.total)
@@ -186,6 +212,10 @@ func TestCollection(t *testing.T) {
 			if diff := cmp.Diff(tt.wantMeta, got.Meta); diff != "" {
 				t.Errorf("meta (-want +got):\n%s", diff)
 			}
+			// An exact total's meta has no total_is_estimate at all.
+			if has := bytes.Contains(body, []byte(`"total_is_estimate"`)); has != tt.total.Estimated {
+				t.Errorf("total_is_estimate present = %v, want %v: %s", has, tt.total.Estimated, body)
+			}
 		})
 	}
 }
@@ -198,7 +228,7 @@ func TestCollectionLinksKeepAmpersands(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return httpx.Collection(c, []int{1}, p, 1)
+		return httpx.Collection(c, []int{1}, p, listtotal.Exact(1))
 	})
 	resp, err := app.Test(httptest.NewRequest(http.MethodGet, "/items?status=paid&per_page=1", nil), -1)
 	if err != nil {

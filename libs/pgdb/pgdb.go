@@ -13,6 +13,10 @@ import (
 // Open returns a pool for dsn with at most maxConns connections (pgx's default
 // when maxConns <= 0) after a successful ping. pgx's statement cache stays on:
 // each connection prepares a statement once and then only binds and executes it.
+// JIT compilation is off for the pool's sessions (unless the dsn sets jit):
+// the services run short statements, for which a generic plan costed high
+// (a list's page over a large tenant) would spend 0.3-0.8 s compiling what
+// runs in a millisecond (docs/benchmarks.md, "Data growth").
 func Open(ctx context.Context, dsn string, maxConns int32) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
@@ -20,6 +24,9 @@ func Open(ctx context.Context, dsn string, maxConns int32) (*pgxpool.Pool, error
 	}
 	if maxConns > 0 {
 		cfg.MaxConns = maxConns
+	}
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -174,4 +175,33 @@ func TestOpenFailsOnUnreachableDatabase(t *testing.T) {
 		pool.Close()
 		t.Fatal("Open succeeded for a role that does not exist")
 	}
+}
+
+func TestOpenTurnsJITOffUnlessTheDSNSetsIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := testkit.PG(t).Database(t, "pgdb_jit")
+	for _, tt := range []struct{ dsn, want string }{
+		{dsn, "off"},
+		{dsn + sep(dsn) + "jit=on", "on"},
+	} {
+		pool, err := pgdb.Open(ctx, tt.dsn, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		err = pool.QueryRow(ctx, "SHOW jit").Scan(&got)
+		pool.Close()
+		if err != nil || got != tt.want {
+			t.Errorf("Open(%s): jit = %q (%v), want %q", tt.dsn, got, err, tt.want)
+		}
+	}
+}
+
+// sep is what joins one more parameter to a URL dsn.
+func sep(dsn string) string {
+	if strings.Contains(dsn, "?") {
+		return "&"
+	}
+	return "?"
 }

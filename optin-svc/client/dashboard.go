@@ -42,6 +42,9 @@ type Meta struct {
 	PerPage     int `json:"per_page"`
 	Total       int `json:"total"`
 	LastPage    int `json:"last_page"`
+	// TotalIsEstimate: more rows match than a list counts exactly and
+	// Total is an estimate (libs/listtotal).
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
 }
 
 // ListOptions pick a page of a list: 0 means the first page, and the

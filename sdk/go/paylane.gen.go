@@ -1574,9 +1574,16 @@ type CollectionLinks struct {
 // CollectionMeta defines model for CollectionMeta.
 type CollectionMeta struct {
 	CurrentPage int `json:"current_page"`
-	LastPage    int `json:"last_page"`
-	PerPage     int `json:"per_page"`
-	Total       int `json:"total"`
+
+	// LastPage The page that total ends on; links.last points to it. A page past the real end is 200 with empty data.
+	LastPage int `json:"last_page"`
+	PerPage  int `json:"per_page"`
+
+	// Total The number of matching items. Exact while at most 10,000 match; above that the database's estimate (at least 10,001), and total_is_estimate is true.
+	Total int `json:"total"`
+
+	// TotalIsEstimate Present, and true, only when total is an estimate (more than 10,000 items match); absent when total is exact. Under an estimate a full page always has links.next, so following links.next reaches the real end.
+	TotalIsEstimate *bool `json:"total_is_estimate,omitempty"`
 }
 
 // Contact A contact. The phone number in E.164 is its identity. `deleted_at` is present only in answers to requests with `with_trashed=1`.

@@ -67,6 +67,9 @@ type ItemPage struct {
 	PerPage  int
 	Total    int
 	LastPage int
+	// TotalIsEstimate: more items match than a list counts exactly and
+	// Total is an estimate (libs/listtotal).
+	TotalIsEstimate bool
 }
 
 // Lifecycle actions of Act (POST /api/v1/{receivables|payables}/{id}/<action>).
@@ -117,6 +120,8 @@ func (c *Client) List(ctx context.Context, token, direction string, opts ListOpt
 			PerPage     int `json:"per_page"`
 			Total       int `json:"total"`
 			LastPage    int `json:"last_page"`
+			// TotalIsEstimate is set above the list's cap (libs/listtotal).
+			TotalIsEstimate bool `json:"total_is_estimate"`
 		} `json:"meta"`
 	}
 	if len(q) > 0 {
@@ -126,7 +131,7 @@ func (c *Client) List(ctx context.Context, token, direction string, opts ListOpt
 		return nil, err
 	}
 	return &ItemPage{Items: body.Data, Page: body.Meta.CurrentPage, PerPage: body.Meta.PerPage, Total: body.Meta.Total,
-		LastPage: body.Meta.LastPage}, nil
+		LastPage: body.Meta.LastPage, TotalIsEstimate: body.Meta.TotalIsEstimate}, nil
 }
 
 // Item returns the tenant's receivable or payable id (the token needs the

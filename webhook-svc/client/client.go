@@ -157,6 +157,9 @@ type Meta struct {
 	PerPage     int `json:"per_page"`
 	Total       int `json:"total"`
 	LastPage    int `json:"last_page"`
+	// TotalIsEstimate: more rows match than a list counts exactly and
+	// Total is an estimate (libs/listtotal).
+	TotalIsEstimate bool `json:"total_is_estimate,omitempty"`
 }
 
 // DeliveryPage is a page of an endpoint's deliveries, newest first.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
 	"github.com/paylane/paylane/batch-svc/internal/store"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // Viewer is who reads: the tenant and the batch types it may view.
@@ -42,7 +43,7 @@ type ListQuery struct {
 // ListBatches returns a page of the tenant's batches, newest first, and
 // the total. batch.ErrForbidden when the viewer may view none of the
 // types asked for.
-func (a *App) ListBatches(ctx context.Context, v Viewer, q ListQuery) ([]batch.Header, int, error) {
+func (a *App) ListBatches(ctx context.Context, v Viewer, q ListQuery) ([]batch.Header, listtotal.Total, error) {
 	var types []batch.Type
 	for _, t := range batch.Types() {
 		if (q.Type == "" || q.Type == t) && v.CanView(t) {
@@ -50,10 +51,10 @@ func (a *App) ListBatches(ctx context.Context, v Viewer, q ListQuery) ([]batch.H
 		}
 	}
 	if len(types) == 0 {
-		return nil, 0, batch.ErrForbidden
+		return nil, listtotal.Total{}, batch.ErrForbidden
 	}
 	var out []batch.Header
-	var total int
+	var total listtotal.Total
 	err := a.d.Store.Read(ctx, v.TenantID, func(tx *store.Tx) error {
 		var err error
 		out, total, err = tx.ListBatches(ctx, store.ListFilter{Types: types, Status: q.Status, Limit: q.Limit, Offset: q.Offset})
@@ -64,9 +65,9 @@ func (a *App) ListBatches(ctx context.Context, v Viewer, q ListQuery) ([]batch.H
 
 // ListRowErrors returns a page of the batch's row errors in row order and
 // the total, after the checks of GetBatch.
-func (a *App) ListRowErrors(ctx context.Context, v Viewer, id string, limit, offset int) ([]batch.RowError, int, error) {
+func (a *App) ListRowErrors(ctx context.Context, v Viewer, id string, limit, offset int) ([]batch.RowError, listtotal.Total, error) {
 	var out []batch.RowError
-	var total int
+	var total listtotal.Total
 	err := a.d.Store.Read(ctx, v.TenantID, func(tx *store.Tx) error {
 		h, err := tx.Batch(ctx, id)
 		if err != nil {

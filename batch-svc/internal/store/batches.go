@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // LockTenantSubmissions serialises the tenant's submissions until the
@@ -136,60 +137,62 @@ type ListFilter struct {
 }
 
 // ListBatches returns a page of the tenant's batches, newest first, and
-// how many match in all.
-func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, int, error) {
+// how many match in all (listtotal: exact up to the store's ListCap,
+// estimated above it).
+func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, listtotal.Total, error) {
 	types := make([]string, len(f.Types))
 	for i, ty := range f.Types {
 		types[i] = string(ty)
 	}
-	var total int
 	const where = ` WHERE type = ANY($1) AND ($2 = '' OR status = $2)`
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM batches`+where, types, string(f.Status)).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting batches: %w", err)
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM batches`+where, types, string(f.Status))
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT `+headerColumns+` FROM batches`+where+
 		` ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, types, string(f.Status), f.Limit, f.Offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing batches: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
 	defer rows.Close()
 	var out []batch.Header
 	for rows.Next() {
 		h, err := scanHeader(rows)
 		if err != nil {
-			return nil, 0, fmt.Errorf("reading batch: %w", err)
+			return nil, listtotal.Total{}, fmt.Errorf("reading batch: %w", err)
 		}
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("listing batches: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
 	return out, total, nil
 }
 
 // RowErrors returns a page of the batch's row errors in ascending
-// row_index order, and how many it has in all.
-func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) ([]batch.RowError, int, error) {
-	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM batch_errors WHERE batch_id = $1`, batchID).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting row errors: %w", err)
+// row_index order, and how many it has in all (listtotal: a batch of
+// 10,000 rows may have more errors than the cap).
+func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) ([]batch.RowError, listtotal.Total, error) {
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM batch_errors WHERE batch_id = $1`, batchID)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting row errors: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT row_index, external_id, field, message FROM batch_errors
 		 WHERE batch_id = $1 ORDER BY row_index, seq LIMIT $2 OFFSET $3`, batchID, limit, offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing row errors: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing row errors: %w", err)
 	}
 	defer rows.Close()
 	var out []batch.RowError
 	for rows.Next() {
 		var e batch.RowError
 		if err := rows.Scan(&e.RowIndex, &e.ExternalID, &e.Field, &e.Message); err != nil {
-			return nil, 0, fmt.Errorf("reading row error: %w", err)
+			return nil, listtotal.Total{}, fmt.Errorf("reading row error: %w", err)
 		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("listing row errors: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing row errors: %w", err)
 	}
 	return out, total, nil
 }

@@ -12,11 +12,16 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Store opens tenant-scoped transactions on the app pool.
 type Store struct {
+	// ListCap is the largest list total counted exactly (listtotal; zero:
+	// listtotal.DefaultCap). Tests set a small one.
+	ListCap listtotal.Cap
+
 	pool *pgxpool.Pool
 }
 
@@ -27,6 +32,7 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 type Tx struct {
 	tx       pgx.Tx
 	tenantID string
+	listCap  listtotal.Cap
 }
 
 // TenantID is the tenant the transaction is scoped to.
@@ -43,14 +49,14 @@ func (t *Tx) OnCommit(fn func()) bool { return tenancy.OnCommit(t.tx, fn) }
 // returns nil.
 func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
 	return idempotency.InTx(ctx, wtx, s.pool, tenancy.Do, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
 	})
 }
 
 // Read runs fn in a read-only transaction scoped to tenantID.
 func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
 	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
 	})
 }
 

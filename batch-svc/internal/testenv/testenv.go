@@ -64,14 +64,14 @@ func (st signerTokens) ServiceToken(_ context.Context, tenantID string, abilitie
 }
 
 // Start runs batch-svc until the test ends, with configure applied to the
-// configuration last (when not nil). The package's TestMain must be
-// testkit.Main.
-func Start(t testing.TB, configure func(*batchsvc.Config)) Service {
+// configuration last (when not nil) and opts handed to Run (seams such as a
+// listtotal.Cap). The package's TestMain must be testkit.Main.
+func Start(t testing.TB, configure func(*batchsvc.Config), opts ...svcrun.Option) Service {
 	t.Helper()
 	pg := testkit.PG(t)
 	appDSN := pg.Database(t, "batch_svc", migrations.Sets()...)
 	signer := testkit.NewSigner(t)
-	return start(t, appDSN, signer, configure)
+	return start(t, appDSN, signer, configure, opts...)
 }
 
 // StartOn runs a second replica beside first: the same database and
@@ -81,7 +81,7 @@ func StartOn(t testing.TB, first Service, configure func(*batchsvc.Config)) Serv
 	return start(t, first.Pool.Config().ConnString(), first.Signer, configure)
 }
 
-func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*batchsvc.Config)) Service {
+func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*batchsvc.Config), opts ...svcrun.Option) Service {
 	t.Helper()
 	pg := testkit.PG(t)
 	identityURL := testkit.IdentityJWKS(t, signer)
@@ -101,9 +101,8 @@ func start(t testing.TB, appDSN string, signer *authz.Signer, configure func(*ba
 	if configure != nil {
 		configure(&cfg)
 	}
-	go func() {
-		done <- batchsvc.Run(ctx, cfg, batchsvc.WithTokens(signerTokens{signer}), svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
-	}()
+	opts = append(opts, batchsvc.WithTokens(signerTokens{signer}), svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
+	go func() { done <- batchsvc.Run(ctx, cfg, opts...) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

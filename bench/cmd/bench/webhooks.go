@@ -14,11 +14,11 @@ import (
 
 // Sizes and targets of benchmark 4.
 const (
-	webhookBurst    = 10_000 // events committed at once (10 transactions)
-	webhookPaced    = 5_000  // events committed at webhookRate
-	webhookRate     = 1_000  // events per second offered in the paced run
-	webhookMinRate  = 1_000.0
-	webhookMaxP99   = time.Second
+	webhookBurst    = 10_000                 // events committed at once (10 transactions)
+	webhookPaced    = 5_000                  // events committed at webhookRate
+	webhookRate     = 1_000                  // events per second offered in the paced run
+	webhookMinRate  = 3_000.0                // burst deliveries per second (issue 23, round two)
+	webhookMaxP99   = 250 * time.Millisecond // commit → receipt at webhookRate
 	webhookDrainMax = time.Minute
 )
 
@@ -34,7 +34,7 @@ const (
 func (b *bench) webhookRows(ctx context.Context, _ *baseline.Server) ([]report.Row, error) {
 	row := report.Row{
 		Benchmark: "4 webhooks: contact events → 1 HTTPS receiver",
-		Target:    "≥ 1,000 deliveries/s, p99 commit → receipt ≤ 1 s",
+		Target:    "burst ≥ 3,000 deliveries/s; at 1,000/s p99 commit → receipt ≤ 250 ms",
 	}
 	if _, ok := b.env.Services["webhook"]; !ok {
 		row.Figure, row.Baseline, row.Ratio, row.Verdict = "n/a (webhook-svc not in the devstack)", "-", "-", report.NA

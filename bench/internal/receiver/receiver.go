@@ -24,6 +24,11 @@ type Receiver struct {
 	done  chan error
 	mu    sync.Mutex
 	first map[string]time.Time
+	// wanted are the ids WaitFor waits for, and waiting how many of them
+	// have not arrived yet: counted on arrival, so waiting costs nothing
+	// per poll however many ids there are.
+	wanted  map[string]bool
+	waiting int
 }
 
 // Start serves on 127.0.0.1:0 with the certificate in certFile/keyFile.
@@ -60,6 +65,9 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		if _, seen := r.first[event.ID]; !seen {
 			r.first[event.ID] = at
+			if r.wanted[event.ID] {
+				r.waiting--
+			}
 		}
 		r.mu.Unlock()
 	}
@@ -83,13 +91,24 @@ func (r *Receiver) Arrived(ids []string) map[string]time.Time {
 // WaitFor waits until every id arrived, ctx is done or limit passes, and
 // returns the arrivals so far.
 func (r *Receiver) WaitFor(ctx context.Context, ids []string, limit time.Duration) map[string]time.Time {
+	r.mu.Lock()
+	r.wanted, r.waiting = make(map[string]bool, len(ids)), 0
+	for _, id := range ids {
+		if _, seen := r.first[id]; !seen && !r.wanted[id] {
+			r.waiting++
+		}
+		r.wanted[id] = true
+	}
+	r.mu.Unlock()
 	deadline := time.Now().Add(limit)
 	for {
-		got := r.Arrived(ids)
-		if len(got) == len(ids) || time.Now().After(deadline) || ctx.Err() != nil {
-			return got
+		r.mu.Lock()
+		left := r.waiting
+		r.mu.Unlock()
+		if left == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return r.Arrived(ids)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/phone"
 )
 
@@ -18,19 +19,20 @@ type ListQuery struct {
 	Page        Page
 }
 
-// ListContacts returns a page of contacts, newest first, and the total.
-func (a *App) ListContacts(ctx context.Context, scope Scope, q ListQuery) ([]contact.Contact, int, error) {
+// ListContacts returns a page of contacts, newest first, and the total
+// (exact up to a cap, estimated above it: listtotal).
+func (a *App) ListContacts(ctx context.Context, scope Scope, q ListQuery) ([]contact.Contact, listtotal.Total, error) {
 	f := store.Filter{ExternalID: strings.TrimSpace(q.ExternalID), WithTrashed: q.WithTrashed}
 	if p := strings.TrimSpace(q.Phone); p != "" {
 		e164, err := phone.Normalize(p, scope.Region)
 		if err != nil {
-			return nil, 0, contact.FieldError("phone", "The phone filter must be a valid phone number.")
+			return nil, listtotal.Total{}, contact.FieldError("phone", "The phone filter must be a valid phone number.")
 		}
 		f.Phone = e164
 	}
 	var (
 		list  []contact.Contact
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
 		var err error

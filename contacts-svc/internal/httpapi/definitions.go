@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // definitionBody is the body of POST /contact-field-definitions.
@@ -45,7 +46,7 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.NewDefinitions(list), page, total)
+	return httpx.Collection(c, wire.NewDefinitions(list), page, listtotal.Exact(total))
 }
 
 // createDefinition answers POST /api/v1/contact-field-definitions.

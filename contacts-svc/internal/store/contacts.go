@@ -12,6 +12,7 @@ import (
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/libs/tenancy"
 )
@@ -107,37 +108,41 @@ type Filter struct {
 	WithTrashed bool
 }
 
-// Contacts returns a page of contacts, newest first, and the total count.
+// Contacts returns a page of contacts, newest first, and the total
+// (listtotal: exact up to the store's ListCap, estimated above it).
 //
 // Both statements read contacts alone unless the filter is a phone number
 // (every contact has its phone record, so the join changes no count): the
-// count is an index-only scan, and the page's ids come from
-// contacts_list_idx (migration 00007) by an index-only scan past the offset,
-// before only the page's rows are read and joined to their phones. A deep
-// page of a large tenant then skips index entries, not joined rows
-// (docs/benchmarks.md, "Data growth").
-func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, int, error) {
+// count is an index-only scan of at most cap+1 entries, and the page's ids
+// come from contacts_list_idx (migration 00007) by an index-only scan past
+// the offset, before only the page's rows are read and joined to their
+// phones. A deep page of a large tenant then skips index entries, not
+// joined rows (docs/benchmarks.md, "Data growth").
+func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, listtotal.Total, error) {
 	count, page, args := contactsListSQL(f)
 	args[0] = t.tenantID
-	var total int
-	if err := t.tx.QueryRow(ctx, count, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting contacts: %w", err)
+	total, err := t.store.ListCap.Count(ctx, t.tx, count, args...)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting contacts: %w", err)
 	}
-	if total == 0 || offset >= total {
+	// An estimate may be below the real count: only an exact total says
+	// that the page is past the end.
+	if total.N == 0 || (!total.Estimated && offset >= total.N) {
 		return nil, total, nil
 	}
 	rows, err := t.tx.Query(ctx, page, append(args, limit, offset)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing contacts: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (contact.Contact, error) { return scanContact(r) })
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing contacts: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing contacts: %w", err)
 	}
 	return list, total, nil
 }
 
-// contactsListSQL returns the count and the page statements of a list
+// contactsListSQL returns the count statement (the rows of the list, one
+// per contact, as listtotal counts them) and the page statement of a list
 // filtered by f, and their arguments but the tenant ($1, left nil) and the
 // page's LIMIT and OFFSET (the two after the others).
 func contactsListSQL(f Filter) (count, page string, args []any) {
@@ -156,7 +161,7 @@ func contactsListSQL(f Filter) (count, page string, args []any) {
 		where = append(where, "c.deleted_at IS NULL")
 	}
 	cond := " WHERE " + strings.Join(where, " AND ")
-	return "SELECT count(*)" + from + cond, contactsPageSQL(from+cond, len(args)+2), args
+	return "SELECT 1" + from + cond, contactsPageSQL(from+cond, len(args)+2), args
 }
 
 // contactsPageSQL selects the page of the contacts that fromWhere (FROM

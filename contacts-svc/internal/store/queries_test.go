@@ -10,11 +10,15 @@ import (
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
 	"github.com/paylane/paylane/contacts-svc/internal/store"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 func TestContactsListNewestFirstWithFilters(t *testing.T) {
 	t.Parallel()
-	s, _ := newStore(t)
+	s, pool := newStore(t)
+	// capped is the same database with lists counted exactly up to 1.
+	capped := store.New(pool, nil)
+	capped.ListCap = 1
 	ctx := context.Background()
 	base := time.Now().Add(-time.Hour)
 	var all []string
@@ -41,22 +45,31 @@ func TestContactsListNewestFirstWithFilters(t *testing.T) {
 		limit, offset int
 		want          []string
 		wantTotal     int
+		cap           bool // listed by capped
 	}{
-		{"live only", store.Filter{}, 25, 0, all[1:], 2},
-		{"with trashed", store.Filter{WithTrashed: true}, 25, 0, all, 3},
-		{"second page", store.Filter{WithTrashed: true}, 2, 2, all[2:], 3},
-		{"past the end", store.Filter{WithTrashed: true}, 2, 4, nil, 3},
-		{"by phone", store.Filter{Phone: "+14155552672"}, 25, 0, all[1:2], 1},
-		{"by external id", store.Filter{ExternalID: "crm-1"}, 25, 0, all[2:], 1},
-		{"trashed by phone, live only", store.Filter{Phone: "+14155552673"}, 25, 0, nil, 0},
-		{"trashed by phone, with trashed", store.Filter{Phone: "+14155552673", WithTrashed: true}, 25, 0, all[:1], 1},
+		{"live only", store.Filter{}, 25, 0, all[1:], 2, false},
+		{"with trashed", store.Filter{WithTrashed: true}, 25, 0, all, 3, false},
+		{"second page", store.Filter{WithTrashed: true}, 2, 2, all[2:], 3, false},
+		{"past the end", store.Filter{WithTrashed: true}, 2, 4, nil, 3, false},
+		{"by phone", store.Filter{Phone: "+14155552672"}, 25, 0, all[1:2], 1, false},
+		{"by external id", store.Filter{ExternalID: "crm-1"}, 25, 0, all[2:], 1, false},
+		{"trashed by phone, live only", store.Filter{Phone: "+14155552673"}, 25, 0, nil, 0, false},
+		{"trashed by phone, with trashed", store.Filter{Phone: "+14155552673", WithTrashed: true}, 25, 0, all[:1], 1, false},
+		// Above the cap the total is an estimate, at least cap+1 = 2, and
+		// a page is read even where it starts at or past that estimate.
+		{"above the cap", store.Filter{WithTrashed: true}, 1, 2, all[2:], 2, true},
+		{"at the cap", store.Filter{ExternalID: "crm-1"}, 25, 0, all[2:], 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var got []string
-			var total int
-			err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+			var total listtotal.Total
+			st := s
+			if tt.cap {
+				st = capped
+			}
+			err := st.Read(ctx, tenantA, func(tx *store.Tx) error {
 				list, n, err := tx.Contacts(ctx, tt.filter, tt.limit, tt.offset)
 				for _, c := range list {
 					got = append(got, c.ID)
@@ -67,8 +80,11 @@ func TestContactsListNewestFirstWithFilters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" || total != tt.wantTotal {
-				t.Errorf("ids (-want +got):\n%s total = %d, want %d", diff, total, tt.wantTotal)
+			// Above the cap: an estimate, of at least cap+1 (wantTotal).
+			estimated := tt.cap && tt.wantTotal > int(capped.ListCap)
+			if diff := cmp.Diff(tt.want, got); diff != "" || total.Estimated != estimated ||
+				(!estimated && total.N != tt.wantTotal) || (estimated && total.N < tt.wantTotal) {
+				t.Errorf("ids (-want +got):\n%s total = %+v, want %d (estimated: %v)", diff, total, tt.wantTotal, estimated)
 			}
 		})
 	}

@@ -18,12 +18,17 @@ import (
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Store opens tenant-scoped transactions on the app pool.
 type Store struct {
+	// ListCap is the largest list total counted exactly (listtotal; zero:
+	// listtotal.DefaultCap). Tests set a small one.
+	ListCap listtotal.Cap
+
 	pool        *pgxpool.Pool
 	relay       *outbox.Relay
 	definitions *definitionCache

@@ -145,8 +145,8 @@ func TestOtherTenantSeesNothing(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if len(list) != 0 || total != 0 {
-			t.Errorf("tenant B lists %d of %d contacts, want none", len(list), total)
+		if len(list) != 0 || total.N != 0 {
+			t.Errorf("tenant B lists %d of %d contacts, want none", len(list), total.N)
 		}
 		if _, err := tx.LiveByExternalID(ctx, "crm-1"); !errors.Is(err, contact.ErrNotFound) {
 			t.Errorf("tenant B finds A's external id: %v", err)

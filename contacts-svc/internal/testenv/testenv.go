@@ -53,8 +53,8 @@ func Start(t testing.TB, brokers []string) Service {
 }
 
 // StartWith is Start with configure applied to the configuration last
-// (when not nil).
-func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config)) Service {
+// (when not nil) and opts handed to Run (seams such as a listtotal.Cap).
+func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config), opts ...svcrun.Option) Service {
 	t.Helper()
 	pg := testkit.PG(t)
 	appDSN := pg.Database(t, "contacts_svc", migrations.Sets()...)
@@ -72,7 +72,8 @@ func StartWith(t testing.TB, brokers []string, configure func(*contacts.Config))
 	if configure != nil {
 		configure(&cfg)
 	}
-	go func() { done <- contacts.Run(ctx, cfg, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })) }()
+	opts = append(opts, svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
+	go func() { done <- contacts.Run(ctx, cfg, opts...) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -76,7 +76,7 @@ type batchesData struct {
 	Types        []string
 	Statuses     []string
 	Batches      []batches.Batch
-	Total        int
+	Total        listTotal
 	Filtered     bool
 	Pager        pager
 }
@@ -129,7 +129,7 @@ func (a *App) batchesPage(c *fiber.Ctx) error {
 	if pageNo > 1 && len(list.Data) == 0 {
 		return &pageError{status: http.StatusNotFound}
 	}
-	d.Batches, d.Total = list.Data, list.Meta.Total
+	d.Batches, d.Total = list.Data, listTotal{list.Meta.Total, list.Meta.TotalIsEstimate}
 	d.Pager = newPager(Base+"/batches", q, pageNo, list.Meta.LastPage)
 	return a.render(c, "batches", p)
 }
@@ -137,7 +137,7 @@ func (a *App) batchesPage(c *fiber.Ctx) error {
 type batchData struct {
 	Batch  *batches.Batch
 	Errors []batches.RowError
-	Total  int
+	Total  listTotal
 	Pager  pager
 }
 
@@ -171,7 +171,7 @@ func (a *App) batchPage(c *fiber.Ctx) error {
 	if pageNo > 1 && len(rows.Data) == 0 {
 		return &pageError{status: http.StatusNotFound}
 	}
-	d.Errors, d.Total = rows.Data, rows.Meta.Total
+	d.Errors, d.Total = rows.Data, listTotal{rows.Meta.Total, rows.Meta.TotalIsEstimate}
 	d.Pager = newPager(Base+"/batches/"+id, url.Values{}, pageNo, rows.Meta.LastPage)
 	return a.render(c, "batch", page{Title: "Batch " + id, Nav: "batches", Data: d})
 }

@@ -80,7 +80,7 @@ type contactsData struct {
 	Filters  contactFilters
 	Rows     []contactRow
 	Search   bool
-	Total    int
+	Total    listTotal
 	Pager    pager
 	Filtered bool
 }
@@ -142,7 +142,7 @@ func (a *App) contactsPage(c *fiber.Ctx) error {
 			return &pageError{status: http.StatusNotFound}
 		}
 		if err == nil {
-			d.Total = list.Meta.Total
+			d.Total = listTotal{list.Meta.Total, list.Meta.TotalIsEstimate}
 			d.Pager = newPager(Base+"/contacts", f.values(), pageNo, list.Meta.LastPage)
 			for _, ct := range list.Data {
 				d.Rows = append(d.Rows, rowOf(ct))

@@ -26,6 +26,7 @@ type fakeContacts struct {
 	lists    []contacts.ListQuery
 	shows    []string
 	byIDs    [][]string
+	estimate int // when set, the list's meta.total, flagged an estimate
 	deny     bool
 }
 
@@ -84,8 +85,11 @@ func (f *fakeContacts) List(_ context.Context, token string, q contacts.ListQuer
 		match = append(match, c)
 	}
 	from, to := min((q.Page-1)*q.PerPage, len(match)), min(q.Page*q.PerPage, len(match))
-	return &contacts.ContactPage{Data: match[from:to], Meta: contacts.Meta{CurrentPage: q.Page, PerPage: q.PerPage,
-		Total: len(match), LastPage: max(1, (len(match)+q.PerPage-1)/q.PerPage)}}, nil
+	meta := contacts.Meta{CurrentPage: q.Page, PerPage: q.PerPage, Total: len(match), LastPage: max(1, (len(match)+q.PerPage-1)/q.PerPage)}
+	if f.estimate > 0 {
+		meta.Total, meta.TotalIsEstimate, meta.LastPage = f.estimate, true, (f.estimate+q.PerPage-1)/q.PerPage
+	}
+	return &contacts.ContactPage{Data: match[from:to], Meta: meta}, nil
 }
 
 func (f *fakeContacts) Show(_ context.Context, token, id string, withTrashed bool) (*contacts.Contact, error) {
@@ -193,6 +197,16 @@ func TestContactsList(t *testing.T) {
 	if !strings.Contains(a.body, "No contact matches this search") {
 		t.Errorf("empty result:\n%s", a.body)
 	}
+	// Above the service's exact count, the total reads as the estimate it is.
+	e.contacts.mu.Lock()
+	e.contacts.estimate = 1234567
+	e.contacts.mu.Unlock()
+	if a = b.open(t, "/dashboard/contacts"); !strings.Contains(a.body, "about 1,234,567 in all") {
+		t.Errorf("an estimated total is not shown as one:\n%s", a.body)
+	}
+	e.contacts.mu.Lock()
+	e.contacts.estimate = 0
+	e.contacts.mu.Unlock()
 
 	// A refused filter re-renders the form with the service's message.
 	a = b.get(t, "/dashboard/contacts?phone=bad")

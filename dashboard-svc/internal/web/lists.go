@@ -136,3 +136,21 @@ func validation(err error, names map[string]string) (map[string]string, bool) {
 	}
 	return out, true
 }
+
+// listTotal is a list's meta.total as a page shows it: "about N" when the
+// service estimated it (more rows than it counts exactly, libs/listtotal).
+type listTotal struct {
+	N         int
+	Estimated bool
+}
+
+func (t listTotal) String() string {
+	n := strconv.Itoa(t.N)
+	for i := len(n) - 3; i > 0; i -= 3 {
+		n = n[:i] + "," + n[i:]
+	}
+	if t.Estimated {
+		return "about " + n
+	}
+	return n
+}

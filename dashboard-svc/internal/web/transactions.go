@@ -84,7 +84,7 @@ type txListData struct {
 	Filter   txFilter
 	Filtered bool
 	Rows     []txRow
-	Total    int
+	Total    listTotal
 	Pager    pager
 	CanView  bool
 }
@@ -164,7 +164,7 @@ func (a *App) txListPage(k txKind) fiber.Handler {
 		if err != nil {
 			return peerError(err)
 		}
-		d.Total = res.Total
+		d.Total = listTotal{res.Total, res.TotalIsEstimate}
 		names := a.contactNames(c, token, res.Items)
 		for _, it := range res.Items {
 			d.Rows = append(d.Rows, txRow{ID: it.ID, Href: k.Path + "/" + it.ID, Reference: orEmpty(it.ExternalID),

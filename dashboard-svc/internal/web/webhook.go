@@ -93,7 +93,7 @@ type endpointView struct {
 type webhookData struct {
 	Endpoint   endpointView
 	Deliveries []deliveryRow
-	Total      int
+	Total      listTotal
 	Filter     deliveryFilter
 	Statuses   []string
 	Events     []string
@@ -158,7 +158,7 @@ func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history boo
 		d.Deliveries = append(d.Deliveries, deliveryRow{Delivery: x, Created: apiTime(&x.CreatedAt), Delivered: apiTime(x.DeliveredAt),
 			Next: apiTime(x.NextAttemptAt)})
 	}
-	d.Total = page.Meta.Total
+	d.Total = listTotal{page.Meta.Total, page.Meta.TotalIsEstimate}
 	base := Base + "/webhooks/" + id
 	if f.Page > 1 {
 		d.PrevURL = base + f.query(f.Page-1)

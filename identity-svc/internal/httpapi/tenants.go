@@ -7,6 +7,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/tenant"
 	"github.com/paylane/paylane/identity-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // defaultPerPage is the page size of the admin collections.
@@ -35,7 +36,7 @@ func (h *Handlers) listTenants(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.Tenants(list), page, total)
+	return httpx.Collection(c, wire.Tenants(list), page, listtotal.Exact(total))
 }
 
 // getTenant answers GET /admin/v1/tenants/{tenant}.

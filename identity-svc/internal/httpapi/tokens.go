@@ -12,6 +12,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/wire"
 	"github.com/paylane/paylane/libs/apierr"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 type createTokenRequest struct {
@@ -61,7 +62,7 @@ func (h *Handlers) listTokens(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.Tokens(list), page, total)
+	return httpx.Collection(c, wire.Tokens(list), page, listtotal.Exact(total))
 }
 
 // revokeToken answers DELETE /admin/v1/tenants/{tenant}/tokens/{id}.

@@ -9,6 +9,7 @@ import (
 	"github.com/paylane/paylane/identity-svc/internal/user"
 	"github.com/paylane/paylane/identity-svc/internal/wire"
 	"github.com/paylane/paylane/libs/httpx"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 type inviteRequest struct {
@@ -41,7 +42,7 @@ func (h *Handlers) listUsers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.Users(list), page, total)
+	return httpx.Collection(c, wire.Users(list), page, listtotal.Exact(total))
 }
 
 // getUser answers GET /internal/v1/tenants/{tenant}/users/{user}.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
@@ -17,7 +18,7 @@ type ConsentQuery struct {
 
 // ListConsents returns one page of the tenant's consents, newest
 // consented_at first, and the total.
-func (a *App) ListConsents(ctx context.Context, scope Scope, q ConsentQuery, page Page) ([]optin.Consent, int, error) {
+func (a *App) ListConsents(ctx context.Context, scope Scope, q ConsentQuery, page Page) ([]optin.Consent, listtotal.Total, error) {
 	f := store.ConsentFilter{Status: q.Status, OptInCodeID: strings.TrimSpace(q.OptInCodeID),
 		ContactID: strings.TrimSpace(q.ContactID)}
 	problems := map[string][]string{}
@@ -32,11 +33,11 @@ func (a *App) ListConsents(ctx context.Context, scope Scope, q ConsentQuery, pag
 		f.Since = &since
 	}
 	if len(problems) > 0 {
-		return nil, 0, &ValidationError{Fields: problems}
+		return nil, listtotal.Total{}, &ValidationError{Fields: problems}
 	}
 	var (
 		list  []optin.Consent
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
 		var err error

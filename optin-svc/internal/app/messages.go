@@ -9,6 +9,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -188,17 +189,17 @@ func MessageEvent(m optin.Message) events.Message {
 // ListMessages returns one page of a tenant's messages (only those to the
 // number when to is not empty), newest first, and the total: the operator
 // plane's view of what was sent, the sink's outbox.
-func (a *App) ListMessages(ctx context.Context, tenantID, to string, page Page) ([]optin.Message, int, error) {
+func (a *App) ListMessages(ctx context.Context, tenantID, to string, page Page) ([]optin.Message, listtotal.Total, error) {
 	if to != "" {
 		e164, err := phone.Normalize(to, "")
 		if err != nil {
-			return nil, 0, invalid("to", "The to field must be a phone number in E.164 form.")
+			return nil, listtotal.Total{}, invalid("to", "The to field must be a phone number in E.164 form.")
 		}
 		to = e164
 	}
 	var (
 		list  []optin.Message
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, tenantID, func(tx *store.Tx) error {
 		var err error
@@ -206,7 +207,7 @@ func (a *App) ListMessages(ctx context.Context, tenantID, to string, page Page) 
 		return err
 	})
 	if errors.Is(err, optin.ErrNotFound) {
-		return nil, 0, nil
+		return nil, listtotal.Total{}, nil
 	}
 	return list, total, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/phone"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -96,10 +97,10 @@ func (a *App) suppress(ctx context.Context, tx *store.Tx, entry optin.Suppressio
 
 // ListSuppressions returns one page of a channel's entries, newest first,
 // and the total.
-func (a *App) ListSuppressions(ctx context.Context, scope Scope, channel string, page Page) ([]optin.Suppression, int, error) {
+func (a *App) ListSuppressions(ctx context.Context, scope Scope, channel string, page Page) ([]optin.Suppression, listtotal.Total, error) {
 	var (
 		list  []optin.Suppression
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
 		var err error

@@ -10,6 +10,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/optin-svc/internal/app"
 	"github.com/paylane/paylane/optin-svc/internal/wire"
 )
@@ -61,7 +62,7 @@ func (h *Handlers) listCodes(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.NewCodes(list, h.app.CodeURL), page, total)
+	return httpx.Collection(c, wire.NewCodes(list, h.app.CodeURL), page, listtotal.Exact(total))
 }
 
 // showCode answers GET /api/v1/opt-in-codes/{optInCode}.

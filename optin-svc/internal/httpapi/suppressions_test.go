@@ -238,3 +238,44 @@ func TestSuppressionIdempotencyKeyReplays(t *testing.T) {
 		t.Errorf("events = %v, want one suppression.created", got)
 	}
 }
+
+// TestSuppressionListTotalAboveTheCapIsAnEstimate: with a cap of 2 (the
+// seam of listtotal.DefaultCap), a channel of 3 entries reports an
+// estimated total of at least 3 with meta.total_is_estimate and lists
+// every entry; the other channel's empty list is exact.
+func TestSuppressionListTotalAboveTheCapIsAnEstimate(t *testing.T) {
+	t.Parallel()
+	env := testenv.Start(t, testenv.Options{ListCap: 2})
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
+	token := env.Token(t, tenant, viewSuppressions, createSuppression)
+	for _, phone := range []string{"+14155550121", "+14155550122", "+14155550123"} {
+		body := map[string]any{"contact_phone_id": env.Contacts.AddPhone(tenant, phone), "reason": "manual", "channel": "sms"}
+		if res := env.Do(t, http.MethodPost, "/api/v1/suppression-list", token, body); res.Status != http.StatusCreated {
+			t.Fatalf("POST = %d %s", res.Status, res.Body)
+		}
+	}
+	for _, tc := range []struct {
+		channel   string
+		items     int
+		estimated bool
+	}{
+		{"sms", 3, true},
+		{"email", 0, false},
+	} {
+		res := env.Do(t, http.MethodGet, "/api/v1/suppression-list?channel="+tc.channel, token, nil)
+		var page struct {
+			Data []suppressionRow `json:"data"`
+			Meta struct {
+				Total           int   `json:"total"`
+				TotalIsEstimate *bool `json:"total_is_estimate"`
+			} `json:"meta"`
+		}
+		res.Decode(t, &page)
+		estimated := page.Meta.TotalIsEstimate != nil && *page.Meta.TotalIsEstimate
+		if res.Status != http.StatusOK || len(page.Data) != tc.items || estimated != tc.estimated ||
+			(!tc.estimated && page.Meta.TotalIsEstimate != nil) ||
+			(estimated && page.Meta.Total < tc.items) || (!estimated && page.Meta.Total != tc.items) {
+			t.Errorf("GET channel=%s = %d %s", tc.channel, res.Status, res.Body)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
@@ -78,20 +79,21 @@ type ConsentFilter struct {
 }
 
 // ListConsents returns one page of the tenant's consents, newest
-// consented_at first, and the total.
-func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, int, error) {
+// consented_at first, and the total (listtotal: exact up to the store's
+// ListCap, estimated above it).
+func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, listtotal.Total, error) {
 	const where = ` WHERE ($1 = '' OR status = $1) AND ($2 = '' OR opt_in_code_id = $2)
 		AND ($3 = '' OR contact_id = $3) AND ($4::timestamptz IS NULL OR consented_at >= $4)`
-	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM consents`+where,
-		f.Status, f.OptInCodeID, f.ContactID, f.Since).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting consents: %w", err)
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM consents`+where,
+		f.Status, f.OptInCodeID, f.ContactID, f.Since)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting consents: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents`+where+`
 		ORDER BY consented_at DESC, id DESC LIMIT $5 OFFSET $6`,
 		f.Status, f.OptInCodeID, f.ContactID, f.Since, limit, offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing consents: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing consents: %w", err)
 	}
 	list, err := collectConsents(rows, "listing consents")
 	return list, total, err

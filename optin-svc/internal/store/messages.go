@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
 
@@ -71,20 +72,21 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 }
 
 // ListMessages returns one page of the tenant's messages, newest first,
-// only those to the number when to is not empty, and the total.
-func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, int, error) {
-	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM messages WHERE ($1 = '' OR to_phone = $1)`, to).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting messages: %w", err)
+// only those to the number when to is not empty, and the total (listtotal:
+// exact up to the store's ListCap, estimated above it).
+func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM messages WHERE ($1 = '' OR to_phone = $1)`, to)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT `+messageColumns+` FROM messages WHERE ($1 = '' OR to_phone = $1)
 		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, to, limit, offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing messages: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (optin.Message, error) { return scanMessage(r) })
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing messages: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
 	return list, total, nil
 }

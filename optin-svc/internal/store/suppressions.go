@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
 
@@ -109,20 +110,21 @@ func (t *Tx) DeleteSuppression(ctx context.Context, id string) error {
 }
 
 // ListSuppressions returns one page of a channel's entries, newest first,
-// and the channel's total.
-func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset int) ([]optin.Suppression, int, error) {
-	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM suppressions WHERE channel = $1`, channel).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting suppressions: %w", err)
+// and the channel's total (listtotal: exact up to the store's ListCap,
+// estimated above it).
+func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset int) ([]optin.Suppression, listtotal.Total, error) {
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM suppressions WHERE channel = $1`, channel)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting suppressions: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT `+suppressionColumns+` FROM suppressions WHERE channel = $1
 		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, channel, limit, offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing suppressions: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing suppressions: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (optin.Suppression, error) { return scanSuppression(r) })
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing suppressions: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing suppressions: %w", err)
 	}
 	return list, total, nil
 }

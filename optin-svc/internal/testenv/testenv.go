@@ -22,6 +22,7 @@ import (
 	identitytest "github.com/paylane/paylane/identity-svc/client/clienttest"
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	optin "github.com/paylane/paylane/optin-svc"
@@ -44,6 +45,9 @@ type Options struct {
 	Brokers []string
 	// Configure changes the configuration before Run.
 	Configure func(*optin.Config)
+	// ListCap, when not zero, is the cap of exact list totals (the seam
+	// of listtotal.DefaultCap).
+	ListCap listtotal.Cap
 }
 
 // Env is optin-svc running for one test, with its peers' fakes.
@@ -107,6 +111,9 @@ func startOptin(t testing.TB, id *identitytest.Identity, opts Options) *Env {
 	// Warnings and errors show in the output of a failing test run.
 	runOpts := []svcrun.Option{svcrun.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 		optin.WithContacts(env.Contacts)}
+	if opts.ListCap != 0 {
+		runOpts = append(runOpts, svcrun.WithSeam(opts.ListCap))
+	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/transactions-svc/internal/store"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 )
@@ -22,11 +23,12 @@ func (a *App) Get(ctx context.Context, scope Scope, d txn.Direction, id string) 
 }
 
 // List returns a page of the tenant's live receivables or payables matching
-// f, newest first, and how many match in all.
-func (a *App) List(ctx context.Context, scope Scope, d txn.Direction, f store.Filter, p Page) ([]txn.Item, int, error) {
+// f, newest first, and how many match in all (exact up to a cap, estimated
+// above it: listtotal).
+func (a *App) List(ctx context.Context, scope Scope, d txn.Direction, f store.Filter, p Page) ([]txn.Item, listtotal.Total, error) {
 	var (
 		list  []txn.Item
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, scope.TenantID, func(tx *store.Tx) error {
 		var err error

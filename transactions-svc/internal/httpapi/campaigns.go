@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/campaign"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -29,7 +30,7 @@ func (h *Handlers) listCampaigns(c *fiber.Ctx) error {
 	for i, cp := range list {
 		out[i] = wire.NewCampaign(cp)
 	}
-	return httpx.Collection(c, out, page, total)
+	return httpx.Collection(c, out, page, listtotal.Exact(total))
 }
 
 func (h *Handlers) createCampaign(c *fiber.Ctx, tx idempotency.Tx) error {

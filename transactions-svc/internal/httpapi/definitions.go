@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/fielddef"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
@@ -26,7 +27,7 @@ func (h *Handlers) listDefinitions(c *fiber.Ctx) error {
 	for i, d := range list {
 		out[i] = wire.NewDefinition(d)
 	}
-	return httpx.Collection(c, out, page, total)
+	return httpx.Collection(c, out, page, listtotal.Exact(total))
 }
 
 func (h *Handlers) createDefinition(c *fiber.Ctx, tx idempotency.Tx) error {

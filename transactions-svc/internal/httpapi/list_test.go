@@ -126,3 +126,42 @@ func TestListByCampaignAndPayables(t *testing.T) {
 	}
 	expect(t, f.do(t, http.MethodGet, "/api/v1/payables?status=paid", ""), http.StatusUnprocessableEntity, "validation_failed")
 }
+
+// TestListTotalAboveTheCapIsAnEstimate: with the store's cap at 2, a list
+// of 3 receivables or payables reports an estimated total of at least 3
+// with meta.total_is_estimate and still returns every item; a filtered
+// list of 1 is exact and carries no flag.
+func TestListTotalAboveTheCapIsAnEstimate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.env.Store.ListCap = 2
+	for _, path := range []string{"receivables", "payables"} {
+		for i := range 3 {
+			f.create(t, path, fmt.Sprintf(`,"external_id":"INV-%d"`, i))
+		}
+		for _, tc := range []struct {
+			query     string
+			items     int
+			estimated bool
+		}{
+			{"", 3, true},
+			{"?external_id=INV-1", 1, false},
+		} {
+			r := f.do(t, http.MethodGet, "/api/v1/"+path+tc.query, "")
+			expect(t, r, http.StatusOK, "")
+			var p struct {
+				Data []item `json:"data"`
+				Meta struct {
+					Total           int   `json:"total"`
+					TotalIsEstimate *bool `json:"total_is_estimate"`
+				} `json:"meta"`
+			}
+			r.JSON(t, &p)
+			estimated := p.Meta.TotalIsEstimate != nil && *p.Meta.TotalIsEstimate
+			if len(p.Data) != tc.items || estimated != tc.estimated || (!tc.estimated && p.Meta.TotalIsEstimate != nil) ||
+				(estimated && p.Meta.Total < tc.items) || (!estimated && p.Meta.Total != tc.items) {
+				t.Errorf("GET %s%s: %d items, meta %+v", path, tc.query, len(p.Data), p.Meta)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
@@ -19,9 +20,9 @@ type DeliveryFilter struct {
 // ListDeliveries returns a page of an endpoint's deliveries, newest first,
 // each with its attempts, and the total. An unknown status or event type is
 // a *webhook.ValidationError.
-func (a *App) ListDeliveries(ctx context.Context, tenantID, id string, f DeliveryFilter, p Page) ([]webhook.Delivery, int, error) {
+func (a *App) ListDeliveries(ctx context.Context, tenantID, id string, f DeliveryFilter, p Page) ([]webhook.Delivery, listtotal.Total, error) {
 	if err := checkID(id); err != nil {
-		return nil, 0, err
+		return nil, listtotal.Total{}, err
 	}
 	errs := map[string][]string{}
 	if f.Status != "" && !slices.Contains(webhook.Statuses(), f.Status) {
@@ -31,11 +32,11 @@ func (a *App) ListDeliveries(ctx context.Context, tenantID, id string, f Deliver
 		errs["event_type"] = []string{"The selected event type is not a known event type."}
 	}
 	if len(errs) > 0 {
-		return nil, 0, &webhook.ValidationError{Fields: errs}
+		return nil, listtotal.Total{}, &webhook.ValidationError{Fields: errs}
 	}
 	var (
 		list  []webhook.Delivery
-		total int
+		total listtotal.Total
 	)
 	err := a.store.Read(ctx, tenantID, func(tx *store.Tx) error {
 		if _, err := tx.Endpoint(ctx, id, false); err != nil {

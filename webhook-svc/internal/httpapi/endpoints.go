@@ -8,6 +8,7 @@ import (
 
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/webhook-svc/internal/app"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/internal/wire"
@@ -37,7 +38,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return httpx.Collection(c, wire.Endpoints(list), page, total)
+	return httpx.Collection(c, wire.Endpoints(list), page, listtotal.Exact(total))
 }
 
 // create answers POST /webhook-endpoints: 201 with the signing secret.

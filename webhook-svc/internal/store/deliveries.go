@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 )
 
@@ -14,18 +15,19 @@ type DeliveryFilter struct {
 }
 
 // ListDeliveries returns a page of an endpoint's deliveries, newest first,
-// each with its attempts, and how many match in all.
-func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, int, error) {
+// each with its attempts, and how many match in all (listtotal: exact up to
+// the store's ListCap, estimated above it).
+func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, listtotal.Total, error) {
 	const where = ` FROM deliveries WHERE endpoint_id = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR event_type = $3)`
-	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*)`+where, endpointID, f.Status, f.EventType).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("counting deliveries: %w", err)
+	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1`+where, endpointID, f.Status, f.EventType)
+	if err != nil {
+		return nil, listtotal.Total{}, fmt.Errorf("counting deliveries: %w", err)
 	}
 	rows, err := t.tx.Query(ctx, `SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
 		response_status, last_error, next_attempt_at, delivered_at, created_at`+where+`
 		ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, endpointID, f.Status, f.EventType, limit, offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing deliveries: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing deliveries: %w", err)
 	}
 	defer rows.Close()
 	var (
@@ -37,7 +39,7 @@ func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFi
 		var d webhook.Delivery
 		if err := rows.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.EventType, &d.Status, &d.AttemptCount,
 			&d.ResponseStatus, &d.LastError, &d.NextAttemptAt, &d.DeliveredAt, &d.CreatedAt); err != nil {
-			return nil, 0, fmt.Errorf("reading delivery: %w", err)
+			return nil, listtotal.Total{}, fmt.Errorf("reading delivery: %w", err)
 		}
 		d.Attempts = []webhook.Attempt{}
 		index[d.ID] = len(out)
@@ -45,13 +47,13 @@ func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFi
 		out = append(out, d)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("listing deliveries: %w", err)
+		return nil, listtotal.Total{}, fmt.Errorf("listing deliveries: %w", err)
 	}
 	if len(ids) == 0 {
 		return out, total, nil
 	}
 	if err := t.attachAttempts(ctx, out, index, ids); err != nil {
-		return nil, 0, err
+		return nil, listtotal.Total{}, err
 	}
 	return out, total, nil
 }

@@ -27,14 +27,19 @@ type Job struct {
 	Live bool
 }
 
-// jobsSQL reads deliveries by id: first the deliveries alone (a
-// primary-key lookup each), then their endpoints and events. Fenced off
-// (MATERIALIZED), the lookup does not depend on statistics: joined freely,
-// a freshly filled table without statistics had the planner read every
-// delivery of the endpoint and filter them by id (14 ms for 16 of 10,000).
+// jobsSQL reads deliveries by id: first the deliveries alone, one probe of
+// the primary key per id (the lateral subquery with its LIMIT is not
+// flattened into a join), then their endpoints and events. Read as
+// "id = ANY($1)" or joined freely, the generic plan pgx's statement cache
+// switches to read every delivery of the tenant by the tenant alone and
+// compared each with the ids while the table had no statistics (a burst
+// fills it from empty within seconds, before autovacuum analyzes it); that
+// read grew with the tenant's whole delivery history
+// (TestJobsProbeThePrimaryKey).
 const jobsSQL = `WITH d AS MATERIALIZED (
-		SELECT id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count
-		  FROM deliveries WHERE id = ANY($1))
+		SELECT d.* FROM unnest($1::text[]) AS x(id)
+		CROSS JOIN LATERAL (SELECT id, tenant_id, endpoint_id, event_id, event_type, status, attempt_count
+		  FROM deliveries WHERE tenant_id = $2 AND id = x.id LIMIT 1) d)
 	SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count, ev.body, ev.created_at,
 		e.is_active AND e.deleted_at IS NULL,
 		e.id, e.tenant_id, e.name, e.url, e.subscribed_events, e.is_active, e.consecutive_failures,
@@ -49,7 +54,7 @@ const jobsSQL = `WITH d AS MATERIALIZED (
 func (s *Store) Jobs(ctx context.Context, tenantID string, ids []string) (map[string]Job, error) {
 	out := make(map[string]Job, len(ids))
 	b := &pgx.Batch{}
-	b.Queue(jobsSQL, ids).Query(func(rows pgx.Rows) error {
+	b.Queue(jobsSQL, ids, tenantID).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			j, err := scanJob(rows, tenantID)
 			if err != nil {
@@ -138,6 +143,28 @@ e AS (
 	RETURNING NOT is_active AND disabled_at = $9 AS disabled)
 SELECT (SELECT count(*) FROM d), COALESCE((SELECT disabled FROM e), false)`
 
+// recordSucceededSQL writes a successful attempt: recordSQL for a success,
+// without the queue move and the endpoint's health, which Record writes
+// once per endpoint for all the successes of the batch (recordHealthySQL).
+const recordSucceededSQL = `WITH d AS (
+	UPDATE deliveries SET status = 'succeeded', next_attempt_at = NULL, attempt_count = $3,
+	       response_status = $4, last_error = NULL, delivered_at = $5, updated_at = $5
+	 WHERE id = $1 AND status IN ('pending', 'retrying', 'cancelled') AND attempt_count = $3 - 1
+	RETURNING id),
+a AS (
+	INSERT INTO attempts (tenant_id, delivery_id, number, succeeded, response_status, error, attempted_at, duration_ms)
+	SELECT $2, id, $3, true, $4, NULL, $5, $6 FROM d),
+r AS (
+	DELETE FROM delivery_queue WHERE delivery_id = $1 AND claim_token = $7)
+SELECT count(*) FROM d`
+
+// recordHealthySQL is the endpoint's health after successful attempts (the
+// latest at $2): no failures in a row, last_succeeded_at. A busy endpoint's
+// row is written at most once a second, so successful deliveries do not
+// serialize on it.
+const recordHealthySQL = `UPDATE endpoints SET consecutive_failures = 0, last_succeeded_at = $2
+	 WHERE id = $1 AND (consecutive_failures <> 0 OR last_succeeded_at IS NULL OR last_succeeded_at < $2::timestamptz - interval '1 second')`
+
 // Recorded is what became of one recorded outcome: Written is false when
 // the attempt had been recorded meanwhile by another claim; Disabled is true
 // when it disabled the endpoint (whose other open deliveries are then
@@ -148,7 +175,10 @@ type Recorded struct {
 
 // Record stores the outcomes of attempts of tenantID's deliveries, one
 // statement each, in one pipelined round trip scoped to the tenant: one
-// commit for all of them. It locks its endpoints (KEY SHARE, in id order)
+// commit for all of them. Successes go first (recordSucceededSQL, then each
+// endpoint's health once, recordHealthySQL), then failures (recordSQL): the
+// attempts of a batch ran concurrently, and counting a batch's failures
+// after its successes keeps them in consecutive_failures. It locks its endpoints (KEY SHARE, in id order)
 // before any delivery, and the statements go in endpoint order (stable), so
 // concurrent calls and API writes lock rows in the same order. The result has one
 // entry per outcome, in the order given. When an outcome disabled its
@@ -175,8 +205,12 @@ func (s *Store) Record(ctx context.Context, tenantID string, outcomes []Outcome,
 		}
 	}
 	b.Queue(`SELECT 1 FROM endpoints WHERE id = ANY($1) ORDER BY id FOR KEY SHARE`, endpoints)
+	queueSucceeded(b, tenantID, outcomes, order, out)
 	for _, i := range order {
 		o := outcomes[i]
+		if o.Succeeded {
+			continue
+		}
 		b.Queue(recordSQL, o.Claim.DeliveryID, tenantID, o.Status, o.Attempt, o.ResponseStatus,
 			o.Error, o.NextAttemptAt, o.Succeeded, o.AttemptedAt, int(o.Duration.Milliseconds()), o.Claim.Token,
 			disableAt).QueryRow(func(row pgx.Row) error {
@@ -203,6 +237,35 @@ func (s *Store) Record(ctx context.Context, tenantID string, outcomes []Outcome,
 		}
 	}
 	return out, nil
+}
+
+// queueSucceeded adds the successes among outcomes (in order) to b and,
+// after them, the health of each endpoint they reached.
+func queueSucceeded(b *pgx.Batch, tenantID string, outcomes []Outcome, order []int, out []Recorded) {
+	latest := map[string]time.Time{}
+	var endpoints []string
+	for _, i := range order {
+		o := outcomes[i]
+		if !o.Succeeded {
+			continue
+		}
+		b.Queue(recordSucceededSQL, o.Claim.DeliveryID, tenantID, o.Attempt, o.ResponseStatus, o.AttemptedAt,
+			int(o.Duration.Milliseconds()), o.Claim.Token).QueryRow(func(row pgx.Row) error {
+			var n int
+			err := row.Scan(&n)
+			out[i].Written = n == 1
+			return err
+		})
+		if at, seen := latest[o.EndpointID]; !seen || o.AttemptedAt.After(at) {
+			if !seen {
+				endpoints = append(endpoints, o.EndpointID)
+			}
+			latest[o.EndpointID] = o.AttemptedAt
+		}
+	}
+	for _, id := range endpoints {
+		b.Queue(recordHealthySQL, id, latest[id])
+	}
 }
 
 // Defer moves a claimed delivery to until without an attempt (the

@@ -14,6 +14,18 @@ type Claim struct {
 	Token      string
 }
 
+// claimDueSQL locks up to $2 due rows and moves them to the lease. The
+// update finds the locked rows by their ctid (a Tid Scan; this transaction
+// holds their locks, so no other can move them meanwhile): joined by
+// delivery_id, the planner hashed the locked rows and read the whole queue
+// for every claim (0.85 ms a claim with 10,000 deliveries queued).
+const claimDueSQL = `WITH due AS (
+		SELECT ctid FROM delivery_queue WHERE due_at <= $1
+		 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+	UPDATE delivery_queue q SET due_at = $3, claim_token = $4
+	 WHERE q.ctid = ANY(ARRAY(SELECT ctid FROM due))
+	RETURNING q.delivery_id, q.tenant_id`
+
 // ClaimDue takes up to limit deliveries due at now off the queue for this
 // dispatcher: FOR UPDATE SKIP LOCKED lets concurrent dispatchers claim
 // disjoint sets, and the claim moves due_at to leaseUntil, so a delivery
@@ -21,12 +33,7 @@ type Claim struct {
 // data and has no row-level security: this is the only statement that reads
 // across tenants.
 func (s *Store) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int, token string) ([]Claim, error) {
-	rows, err := s.pool.Query(ctx, `WITH due AS (
-			SELECT delivery_id FROM delivery_queue WHERE due_at <= $1
-			 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-		UPDATE delivery_queue q SET due_at = $3, claim_token = $4
-		  FROM due WHERE q.delivery_id = due.delivery_id
-		RETURNING q.delivery_id, q.tenant_id`, now, limit, leaseUntil, token)
+	rows, err := s.pool.Query(ctx, claimDueSQL, now, limit, leaseUntil, token)
 	if err != nil {
 		return nil, fmt.Errorf("claiming due deliveries: %w", err)
 	}

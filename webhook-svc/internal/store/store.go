@@ -11,11 +11,16 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
 // Store opens tenant-scoped transactions on the app pool.
 type Store struct {
+	// ListCap is the largest list total counted exactly (listtotal; zero:
+	// listtotal.DefaultCap). Tests set a small one.
+	ListCap listtotal.Cap
+
 	pool *pgxpool.Pool
 }
 
@@ -29,6 +34,7 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 type Tx struct {
 	tx       pgx.Tx
 	tenantID string
+	listCap  listtotal.Cap
 }
 
 // TenantID is the tenant the transaction is scoped to.
@@ -41,13 +47,13 @@ func (t *Tx) TenantID() string { return t.tenantID }
 // returns nil.
 func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
 	return idempotency.InTx(ctx, wtx, s.pool, tenancy.Do, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
 	})
 }
 
 // Read runs fn in a read-only transaction scoped to tenantID.
 func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
 	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
 	})
 }

@@ -220,3 +220,39 @@ func waitForLockWaiter(t *testing.T, env *testenv.Env, done <-chan error) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A batch of outcomes of one endpoint that holds a success and a failure
+// (attempts that ran at the same time) records the success's health first
+// and counts the failure after it: the endpoint ends with one failure in a
+// row and its last success set, whatever the order the outcomes came in.
+func TestRecordCountsABatchsFailuresAfterItsSuccesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := testenv.New(t, testenv.NewClock())
+	ep := env.Endpoint(t, tenant, "https://hooks.example.com/a", "*")
+	for range 2 {
+		env.Event(t, tenant, "contact.created", map[string]string{"k": "v"})
+	}
+	now := env.Clock.Now()
+	claims, err := env.Store.ClaimDue(ctx, now, now.Add(time.Minute), 10, ids.New())
+	if err != nil || len(claims) != 2 {
+		t.Fatalf("ClaimDue = %d claims, %v; want 2", len(claims), err)
+	}
+	msg, next := "HTTP 500", now.Add(5*time.Second)
+	failed := store.Outcome{Claim: claims[0], Attempt: 1, Status: webhook.StatusRetrying, Error: &msg,
+		NextAttemptAt: &next, AttemptedAt: now, EndpointID: ep.ID}
+	succeeded := store.Outcome{Claim: claims[1], Attempt: 1, Succeeded: true, Status: webhook.StatusSucceeded,
+		AttemptedAt: now, EndpointID: ep.ID}
+	got, err := env.Store.Record(ctx, tenant, []store.Outcome{failed, succeeded}, webhook.DisableThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]store.Recorded{{Written: true}, {Written: true}}, got); diff != "" {
+		t.Errorf("Record (-want +got):\n%s", diff)
+	}
+	e := env.GetEndpoint(t, tenant, ep.ID)
+	if e.ConsecutiveFailures != 1 || e.LastSucceededAt == nil || e.LastFailedAt == nil {
+		t.Errorf("endpoint health = %d failures in a row, last success %v, last failure %v; want 1, both set",
+			e.ConsecutiveFailures, e.LastSucceededAt, e.LastFailedAt)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/envconf"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/svcrun"
 	"github.com/paylane/paylane/libs/testkit"
 	webhooksvc "github.com/paylane/paylane/webhook-svc"
@@ -33,6 +34,9 @@ type ServiceOptions struct {
 	// Concurrency and Conns tune the dispatcher and pool (8 each when 0).
 	Concurrency int
 	Conns       int32
+	// ListCap, when not zero, is the cap of exact list totals (the seam of
+	// listtotal.DefaultCap).
+	ListCap listtotal.Cap
 }
 
 // StartService runs webhook-svc on a fresh database (migrated by Run) with
@@ -57,10 +61,12 @@ func StartService(t testing.TB, o ServiceOptions) *Service {
 		EncryptionKey: Key(t),
 		AllowCIDRs:    o.Allow, DispatchConcurrency: o.Concurrency, Consumers: 3, PollInterval: 50 * time.Millisecond,
 	}
-	go func() {
-		done <- webhooksvc.Run(ctx, cfg, webhooksvc.WithRootCAs(o.Roots), svcrun.WithLogger(Logger(t)),
-			svcrun.WithReady(func(a svcrun.Addrs) { ready <- a }))
-	}()
+	opts := []svcrun.Option{webhooksvc.WithRootCAs(o.Roots), svcrun.WithLogger(Logger(t)),
+		svcrun.WithReady(func(a svcrun.Addrs) { ready <- a })}
+	if o.ListCap != 0 {
+		opts = append(opts, svcrun.WithSeam(o.ListCap))
+	}
+	go func() { done <- webhooksvc.Run(ctx, cfg, opts...) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

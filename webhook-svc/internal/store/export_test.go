@@ -1,0 +1,7 @@
+package store
+
+// Statements of this package, for the plan tests.
+const (
+	JobsSQL     = jobsSQL
+	ClaimDueSQL = claimDueSQL
+)
