@@ -2,6 +2,7 @@ package store
 
 // Statements of this package, for the plan tests.
 const (
-	JobsSQL     = jobsSQL
-	ClaimDueSQL = claimDueSQL
+	JobsSQL       = jobsSQL
+	ClaimDueSQL   = claimDueSQL
+	DueTenantsSQL = dueTenantsSQL
 )

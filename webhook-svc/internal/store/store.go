@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -22,6 +23,11 @@ type Store struct {
 	ListCap listtotal.Cap
 
 	pool *pgxpool.Pool
+
+	// turn is where ClaimDue's round of the tenants stands when more have
+	// deliveries due than a claim takes: the last tenant it served.
+	turnMu sync.Mutex
+	turn   string
 }
 
 // New returns a store on the app pool.
