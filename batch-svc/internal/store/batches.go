@@ -145,7 +145,7 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 		types[i] = string(ty)
 	}
 	const where = ` WHERE type = ANY($1) AND ($2 = '' OR status = $2)`
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM batches`+where, types, string(f.Status))
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batches`+where, types, string(f.Status))
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
@@ -173,7 +173,7 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 // row_index order, and how many it has in all (listtotal: a batch of
 // 10,000 rows may have more errors than the cap).
 func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) ([]batch.RowError, listtotal.Total, error) {
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM batch_errors WHERE batch_id = $1`, batchID)
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batch_errors WHERE batch_id = $1`, batchID)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting row errors: %w", err)
 	}

@@ -121,7 +121,7 @@ type Filter struct {
 func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, listtotal.Total, error) {
 	count, page, args := contactsListSQL(f)
 	args[0] = t.tenantID
-	total, err := t.store.ListCap.Count(ctx, t.tx, count, args...)
+	total, err := t.store.lists.Count(ctx, t.tx, t.store.ListCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting contacts: %w", err)
 	}

@@ -28,6 +28,8 @@ type Store struct {
 	// ListCap is the largest list total counted exactly (listtotal; zero:
 	// listtotal.DefaultCap). Tests set a small one.
 	ListCap listtotal.Cap
+	// lists remembers large lists' estimated totals (listtotal.Memo).
+	lists listtotal.Memo
 
 	pool        *pgxpool.Pool
 	relay       *outbox.Relay

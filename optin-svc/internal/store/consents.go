@@ -84,7 +84,7 @@ type ConsentFilter struct {
 func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, listtotal.Total, error) {
 	const where = ` WHERE ($1 = '' OR status = $1) AND ($2 = '' OR opt_in_code_id = $2)
 		AND ($3 = '' OR contact_id = $3) AND ($4::timestamptz IS NULL OR consented_at >= $4)`
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM consents`+where,
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM consents`+where,
 		f.Status, f.OptInCodeID, f.ContactID, f.Since)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting consents: %w", err)

@@ -75,7 +75,7 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 // only those to the number when to is not empty, and the total (listtotal:
 // exact up to the store's ListCap, estimated above it).
 func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM messages WHERE ($1 = '' OR to_phone = $1)`, to)
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM messages WHERE ($1 = '' OR to_phone = $1)`, to)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}

@@ -113,7 +113,7 @@ func (t *Tx) DeleteSuppression(ctx context.Context, id string) error {
 // and the channel's total (listtotal: exact up to the store's ListCap,
 // estimated above it).
 func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset int) ([]optin.Suppression, listtotal.Total, error) {
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1 FROM suppressions WHERE channel = $1`, channel)
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM suppressions WHERE channel = $1`, channel)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting suppressions: %w", err)
 	}

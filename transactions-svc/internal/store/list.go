@@ -93,7 +93,7 @@ func listSQL(d txn.Direction, f Filter) (count, page string, args []any) {
 // store's ListCap, estimated above it).
 func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, listtotal.Total, error) {
 	count, q, args := listSQL(d, f)
-	total, err := t.listCap.Count(ctx, t.tx, count, args...)
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting %ss: %w", d, err)
 	}

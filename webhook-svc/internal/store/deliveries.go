@@ -19,7 +19,7 @@ type DeliveryFilter struct {
 // the store's ListCap, estimated above it).
 func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, listtotal.Total, error) {
 	const where = ` FROM deliveries WHERE endpoint_id = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR event_type = $3)`
-	total, err := t.listCap.Count(ctx, t.tx, `SELECT 1`+where, endpointID, f.Status, f.EventType)
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1`+where, endpointID, f.Status, f.EventType)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting deliveries: %w", err)
 	}

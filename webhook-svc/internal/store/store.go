@@ -21,6 +21,8 @@ type Store struct {
 	// ListCap is the largest list total counted exactly (listtotal; zero:
 	// listtotal.DefaultCap). Tests set a small one.
 	ListCap listtotal.Cap
+	// lists remembers large lists' estimated totals (listtotal.Memo).
+	lists listtotal.Memo
 
 	pool *pgxpool.Pool
 
@@ -41,6 +43,7 @@ type Tx struct {
 	tx       pgx.Tx
 	tenantID string
 	listCap  listtotal.Cap
+	lists    *listtotal.Memo
 }
 
 // TenantID is the tenant the transaction is scoped to.
@@ -53,13 +56,13 @@ func (t *Tx) TenantID() string { return t.tenantID }
 // returns nil.
 func (s *Store) Write(ctx context.Context, wtx idempotency.Tx, tenantID string, fn func(*Tx) error) error {
 	return idempotency.InTx(ctx, wtx, s.pool, tenancy.Do, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap, lists: &s.lists})
 	})
 }
 
 // Read runs fn in a read-only transaction scoped to tenantID.
 func (s *Store) Read(ctx context.Context, tenantID string, fn func(*Tx) error) error {
 	return tenancy.Read(ctx, s.pool, tenantID, func(tx pgx.Tx) error {
-		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap})
+		return fn(&Tx{tx: tx, tenantID: tenantID, listCap: s.ListCap, lists: &s.lists})
 	})
 }
