@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	batches "github.com/paylane/paylane/batch-svc/client"
-	"github.com/paylane/paylane/libs/ids"
 )
 
 // Batches is what the dashboard asks batch-svc (batch-svc/client), with the
@@ -144,9 +143,9 @@ type batchData struct {
 // batchPage shows a batch's header and its row errors page by page
 // (GET /api/v1/batches/{id} and its errors).
 func (a *App) batchPage(c *fiber.Ctx) error {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return &pageError{status: http.StatusNotFound}
+	id, err := pathID(c)
+	if err != nil {
+		return err
 	}
 	pageNo, ok := pageNumber(c)
 	if !ok {

@@ -13,7 +13,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	contacts "github.com/paylane/paylane/contacts-svc/client"
-	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/phone"
 )
 
@@ -236,9 +235,9 @@ type contactData struct {
 // with_trashed=1, so a deleted contact opens too): its fields, custom
 // fields, phone, opt-in standing, and links to its receivables and payables.
 func (a *App) contactPage(c *fiber.Ctx) error {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return &pageError{status: http.StatusNotFound}
+	id, err := pathID(c)
+	if err != nil {
+		return err
 	}
 	token, err := a.userToken(c)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/svcclient"
 )
 
@@ -82,6 +83,17 @@ func pageNumber(c *fiber.Ctx) (int, bool) {
 }
 
 // peerError turns a peer's 403 and 404 into the dashboard's pages.
+// pathID returns the :id of the page's path: a well-formed id, or the 404
+// page (a malformed id is no page of the tenant's, and never reaches a
+// service).
+func pathID(c *fiber.Ctx) (string, error) {
+	id := c.Params("id")
+	if !ids.Valid(id) {
+		return "", &pageError{status: http.StatusNotFound}
+	}
+	return id, nil
+}
+
 func peerError(err error) error {
 	switch svcclient.StatusOf(err) {
 	case http.StatusForbidden:

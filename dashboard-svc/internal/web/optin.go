@@ -211,9 +211,9 @@ type codeData struct {
 
 // codeOf reads the code of the path's id: 404 for an id that cannot be one.
 func (a *App) codeOf(c *fiber.Ctx) (*optin.Code, string, error) {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return nil, "", &pageError{status: http.StatusNotFound}
+	id, err := pathID(c)
+	if err != nil {
+		return nil, "", err
 	}
 	token, err := a.userToken(c)
 	if err != nil {
@@ -423,9 +423,9 @@ func (a *App) addSuppression(c *fiber.Ctx) error {
 
 // removeSuppression lifts an entry of the list.
 func (a *App) removeSuppression(c *fiber.Ctx) error {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return &pageError{status: http.StatusNotFound}
+	id, err := pathID(c)
+	if err != nil {
+		return err
 	}
 	token, err := a.userToken(c)
 	if err != nil {

@@ -120,14 +120,8 @@ func (a *App) roleAnswer(c *fiber.Ctx, err error, d roleData, notice string) err
 		c.Status(http.StatusUnprocessableEntity)
 		return a.renderRole(c, d, fields)
 	}
-	switch identity.StatusOf(err) {
-	case http.StatusForbidden:
-		return &pageError{status: http.StatusForbidden}
-	case http.StatusNotFound:
-		return &pageError{status: http.StatusNotFound}
-	}
 	if err != nil {
-		return err
+		return peerError(err)
 	}
 	return c.Redirect(Base+"/roles/"+d.Name+"?notice="+notice, http.StatusSeeOther)
 }

@@ -240,9 +240,9 @@ func (txDetail) Stamp(t time.Time) string { return t.UTC().Format("2 Jan 2006, 1
 // messages, with the actions the user's role allows.
 func (a *App) txDetailPage(k txKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id := c.Params("id")
-		if !ids.Valid(id) {
-			return &pageError{status: http.StatusNotFound}
+		id, err := pathID(c)
+		if err != nil {
+			return err
 		}
 		return a.renderTxDetail(c, k, id, page{Notice: txNotice(k, c.Query("done"))})
 	}
@@ -305,9 +305,9 @@ func txNotice(k txKind, done string) string {
 // with the service's status and message.
 func (a *App) txAction(k txKind, action string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id := c.Params("id")
-		if !ids.Valid(id) {
-			return &pageError{status: http.StatusNotFound}
+		id, err := pathID(c)
+		if err != nil {
+			return err
 		}
 		token, err := a.userToken(c)
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	identity "github.com/paylane/paylane/identity-svc/client"
-	"github.com/paylane/paylane/libs/ids"
 )
 
 // userRoutes are the users and roles pages (owners only: dashboard:manage-users).
@@ -108,12 +107,12 @@ func (a *App) inviteUser(c *fiber.Ctx) error {
 // decides (not oneself, never the last active owner: 422, shown on the
 // page), then ends that user's dashboard sessions at once.
 func (a *App) disableUser(c *fiber.Ctx) error {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return &pageError{status: http.StatusNotFound}
+	id, err := pathID(c)
+	if err != nil {
+		return err
 	}
 	se := current(c)
-	_, err := a.identity.DisableUser(c.UserContext(), se.TenantID, currentUser(c).ID, id)
+	_, err = a.identity.DisableUser(c.UserContext(), se.TenantID, currentUser(c).ID, id)
 	if fields, invalid := validation(err, nil); invalid {
 		d, derr := a.usersData(c)
 		if derr != nil {
@@ -127,14 +126,8 @@ func (a *App) disableUser(c *fiber.Ctx) error {
 		return a.render(c, "users", page{Title: "Users and roles", Nav: "users", Data: d, Form: map[string]string{"role": "developer"},
 			Errors: map[string]string{"disable": msg}})
 	}
-	switch identity.StatusOf(err) {
-	case http.StatusForbidden:
-		return &pageError{status: http.StatusForbidden}
-	case http.StatusNotFound:
-		return &pageError{status: http.StatusNotFound}
-	}
 	if err != nil {
-		return err
+		return peerError(err)
 	}
 	if err := a.sessions.DeleteUser(c.UserContext(), se.TenantID, id, nil); err != nil {
 		return err

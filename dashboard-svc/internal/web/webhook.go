@@ -11,7 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/ids"
 	webhooks "github.com/paylane/paylane/webhook-svc/client"
 )
 
@@ -121,15 +120,6 @@ func apiTime(s *string) string {
 	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
 }
 
-// endpointID is the path's endpoint id: a ULID, else 404 before any call.
-func endpointID(c *fiber.Ctx) (string, error) {
-	id := c.Params("id")
-	if !ids.Valid(id) {
-		return "", &pageError{status: http.StatusNotFound}
-	}
-	return id, nil
-}
-
 // webhookData reads the endpoint and, unless the filter was refused, a
 // page of its delivery history, with the user's internal token.
 func (a *App) webhookData(c *fiber.Ctx, id string, f deliveryFilter, history bool) (webhookData, error) {
@@ -180,7 +170,7 @@ func webhookNotice(code string) string {
 // webhookPage shows one endpoint: its state and health, and its delivery
 // history, newest first.
 func (a *App) webhookPage(c *fiber.Ctx) error {
-	id, err := endpointID(c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
@@ -201,7 +191,7 @@ func (a *App) webhookPage(c *fiber.Ctx) error {
 // Idempotency-Key makes a second submission answer the first rotation,
 // which the service replays without the secret.
 func (a *App) rotateWebhookSecret(c *fiber.Ctx) error {
-	id, err := endpointID(c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
@@ -229,7 +219,7 @@ func (a *App) rotateWebhookSecret(c *fiber.Ctx) error {
 // after failing) as the API does: PATCH is_active true, which also resets
 // its failure count.
 func (a *App) enableWebhook(c *fiber.Ctx) error {
-	id, err := endpointID(c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
