@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/batchrows"
 	"github.com/paylane/paylane/libs/tenancy"
 )
 
@@ -47,36 +48,13 @@ const batchRowsSQL = `SELECT row_index, coalesce(contact_id, ''), action, errors
 
 // BatchRows returns the recorded outcomes of the given rows of a batch.
 func (t *Tx) BatchRows(ctx context.Context, batchID string, indexes []int) (map[int]contact.RowResult, error) {
-	out := map[int]contact.RowResult{}
-	if len(indexes) == 0 {
-		return out, nil
-	}
-	want := make(map[int]bool, len(indexes))
-	lo, hi := indexes[0], indexes[0]
-	for _, i := range indexes {
-		want[i], lo, hi = true, min(lo, i), max(hi, i)
-	}
-	rows, err := t.tx.Query(ctx, batchRowsSQL, t.tenantID, batchID, lo, hi)
-	if err != nil {
-		return nil, fmt.Errorf("reading batch rows: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return batchrows.Read(ctx, t.tx, batchRowsSQL, t.tenantID, batchID, indexes, func(rows pgx.Rows) (int, contact.RowResult, error) {
 		var r contact.RowResult
 		var action string
-		if err := rows.Scan(&r.RowIndex, &r.ContactID, &action, &r.Errors); err != nil {
-			return nil, fmt.Errorf("reading batch rows: %w", err)
-		}
-		if !want[r.RowIndex] { // a row of the range the call did not ask for
-			continue
-		}
+		err := rows.Scan(&r.RowIndex, &r.ContactID, &action, &r.Errors)
 		r.Action = contact.RowAction(action)
-		out[r.RowIndex] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading batch rows: %w", err)
-	}
-	return out, nil
+		return r.RowIndex, r, err
+	})
 }
 
 // RecordBatchRows stores the outcomes of rows of a batch in one statement.

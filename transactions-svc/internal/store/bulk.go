@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/paylane/paylane/libs/batchrows"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
@@ -37,38 +38,13 @@ const batchRowsSQL = `SELECT row_index, coalesce(item_id, ''), action, errors FR
 // BatchRows returns the recorded outcomes of the given rows of a batch, by
 // row index.
 func (t *Tx) BatchRows(ctx context.Context, batchID string, indexes []int) (map[int]txn.RowResult, error) {
-	out := map[int]txn.RowResult{}
-	if len(indexes) == 0 {
-		return out, nil
-	}
-	want := make(map[int]bool, len(indexes))
-	lo, hi := indexes[0], indexes[0]
-	for _, i := range indexes {
-		want[i], lo, hi = true, min(lo, i), max(hi, i)
-	}
-	rows, err := t.tx.Query(ctx, batchRowsSQL, t.tenantID, batchID, lo, hi)
-	if err != nil {
-		return nil, fmt.Errorf("reading batch rows: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			r      txn.RowResult
-			action string
-		)
-		if err := rows.Scan(&r.RowIndex, &r.ID, &action, &r.Errors); err != nil {
-			return nil, fmt.Errorf("reading batch rows: %w", err)
-		}
-		if !want[r.RowIndex] { // a row of the range the call did not ask for
-			continue
-		}
+	return batchrows.Read(ctx, t.tx, batchRowsSQL, t.tenantID, batchID, indexes, func(rows pgx.Rows) (int, txn.RowResult, error) {
+		var r txn.RowResult
+		var action string
+		err := rows.Scan(&r.RowIndex, &r.ID, &action, &r.Errors)
 		r.Action = txn.RowAction(action)
-		out[r.RowIndex] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading batch rows: %w", err)
-	}
-	return out, nil
+		return r.RowIndex, r, err
+	})
 }
 
 // RecordBatchRows stores the outcomes of rows of a batch in one statement.
