@@ -37,13 +37,7 @@ func Batch(ctx context.Context, pool *pgxpool.Pool, tenantID string, b *pgx.Batc
 		return fmt.Errorf("acquiring connection: %w", err)
 	}
 	defer conn.Release()
-	err = conn.SendBatch(ctx, full).Close()
-	if err != nil && conn.Conn().PgConn().TxStatus() != 'I' {
-		// The failed transaction is still open on the connection: end it so the
-		// connection goes back to the pool clean (the pool would otherwise drop it).
-		if _, rbErr := conn.Exec(ctx, "ROLLBACK"); rbErr != nil {
-			_ = conn.Conn().PgConn().Close(ctx) // broken: the pool drops it
-		}
-	}
-	return err
+	// The Sync ends the implicit transaction either way (committed, or rolled
+	// back after a failure): the connection goes back to the pool idle.
+	return conn.SendBatch(ctx, full).Close()
 }
