@@ -2,7 +2,6 @@ package tenancy
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -32,12 +31,7 @@ func Batch(ctx context.Context, pool *pgxpool.Pool, tenantID string, b *pgx.Batc
 	full.Queue("SELECT set_config('"+Setting+"', $1, true)", tenantID)
 	full.QueuedQueries = append(full.QueuedQueries, b.QueuedQueries...)
 
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("acquiring connection: %w", err)
-	}
-	defer conn.Release()
 	// The Sync ends the implicit transaction either way (committed, or rolled
 	// back after a failure): the connection goes back to the pool idle.
-	return conn.SendBatch(ctx, full).Close()
+	return pool.SendBatch(ctx, full).Close()
 }
