@@ -15,6 +15,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
@@ -51,14 +52,14 @@ type Contacts interface {
 	FindOrCreateByPhone(ctx context.Context, tenantID, token, e164 string) (string, error)
 }
 
-// Transactions is what optin-svc needs of transactions-svc: the number and
-// text of a notification, which its notification.requested event (ids
-// only) leaves out.
+// Transactions is what optin-svc needs of transactions-svc: the numbers
+// and texts of notifications, which their notification.requested events
+// (ids only) leave out.
 type Transactions interface {
-	// Notification returns the recipient's number and the text of the
-	// tenant's notification id. An unknown or expired one is an error
-	// wrapping optin.ErrNotFound; any other error is transient.
-	Notification(ctx context.Context, tenantID, id string) (to, body string, err error)
+	// Notifications returns the recipient's number and the text of each of
+	// the tenant's notifications among ids (distinct), by id; unknown and
+	// expired ones are absent. Any error is transient.
+	Notifications(ctx context.Context, tenantID string, ids []string) (map[string]optin.NotificationText, error)
 }
 
 // Deps are what the use cases run on.

@@ -90,6 +90,27 @@ func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, err
 	return found, nil
 }
 
+// SuppressedAmong returns which of phones may not receive messages on
+// the channel, in one statement.
+func (t *Tx) SuppressedAmong(ctx context.Context, phones []string, channel string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(phones) == 0 {
+		return out, nil
+	}
+	rows, err := t.tx.Query(ctx, `SELECT phone FROM suppressions WHERE channel = $2 AND phone = ANY($1::text[])`, phones, channel)
+	if err != nil {
+		return nil, fmt.Errorf("checking suppressions: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("checking suppressions: %w", err)
+	}
+	for _, p := range found {
+		out[p] = true
+	}
+	return out, nil
+}
+
 // SetSuppressionStopped sets (a time) or clears (nil) the mark of the
 // recipient's STOP on an entry of another source. It reports false when
 // the entry is gone (deleted by a transaction that committed meanwhile).
