@@ -147,14 +147,23 @@ func (a *App) timestamp() time.Time {
 // publish records an event of the tenant in tx; without a request id of
 // the caller's, the one of ctx (the request being served) travels along.
 func publish(ctx context.Context, tx *store.Tx, typ, requestID string, data any) error {
+	env, err := newEvent(ctx, tx.TenantID(), typ, requestID, data)
+	if err != nil {
+		return err
+	}
+	return tx.Publish(ctx, env)
+}
+
+// newEvent builds an event of the tenant, as publish records it.
+func newEvent(ctx context.Context, tenantID, typ, requestID string, data any) (events.Envelope, error) {
 	if requestID == "" {
 		requestID = reqid.From(ctx)
 	}
-	env, err := events.New(typ, tx.TenantID(), requestID, data)
+	env, err := events.New(typ, tenantID, requestID, data)
 	if err != nil {
-		return fmt.Errorf("building %s event: %w", typ, err)
+		return events.Envelope{}, fmt.Errorf("building %s event: %w", typ, err)
 	}
-	return tx.Publish(ctx, env)
+	return env, nil
 }
 
 // Page selects part of a collection.

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/phone"
-	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
@@ -87,14 +85,9 @@ func (a *App) recordMessages(ctx context.Context, tx *store.Tx, reqs []MessageRe
 		if m.Status == optin.MessageQueued {
 			queue = append(queue, m.ID)
 		}
-		requestID := requestIDs[m.NotificationID]
-		if requestID == "" {
-			requestID = reqid.From(ctx)
-		}
-		typ := messageEventType(m.Status)
-		env, err := events.New(typ, tx.TenantID(), requestID, MessageEvent(m))
+		env, err := newEvent(ctx, tx.TenantID(), messageEventType(m.Status), requestIDs[m.NotificationID], MessageEvent(m))
 		if err != nil {
-			return 0, fmt.Errorf("building %s event: %w", typ, err)
+			return 0, err
 		}
 		envs = append(envs, env)
 	}
