@@ -28,9 +28,11 @@ type reported struct {
 // is skipped: no retry can make it well formed. The rest are grouped by
 // tenant (in the order the tenants first appear), and each group is applied
 // in one transaction scoped to its tenant that claims its events (inbox:
-// redeliveries change nothing) and writes the news in two set-based
-// statements; news older than what the transaction (or notification) shows
-// is ignored. When a group fails, the groups before it stay committed and
+// redeliveries change nothing) and writes the news that wins per
+// transaction and per notification in set-based statements (two, as a
+// rule: store.RecordMessages); news older than what the transaction (or
+// notification) shows is ignored. The result is that of applying the
+// events one at a time. When a group fails, the groups before it stay committed and
 // the error is returned: the consumer retries the whole batch, and the
 // inbox skips what is in already.
 func (a *App) ApplyMessages(ctx context.Context, batch []events.Envelope) error {
