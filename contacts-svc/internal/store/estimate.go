@@ -26,9 +26,9 @@ const assumedTenantShare = 0.005
 // planner's estimate of the list's rows with tenantShareCond added, which
 // is the table's rows × 0.5 % (the tenant condition) × the tenant's share
 // (the statistics) × the filters' selectivity, divided by the 0.5 %. Its
-// cost is planning one statement, as listtotal.Estimate's. No statement
-// that runs filters on the expression, so no plan of a list or lookup
-// changes. The statistics are as fresh as the table's last ANALYZE.
+// cost is planning one statement, as listtotal.Estimate's. Nothing else
+// the service runs filters on the expression, so no plan of a list or
+// lookup changes. The statistics are as fresh as the table's last ANALYZE.
 func estimateContacts(ctx context.Context, q listtotal.Querier, rows string, args ...any) (int, error) {
 	n, err := listtotal.Estimate(ctx, q, rows+tenantShareCond, args...)
 	if err != nil {
