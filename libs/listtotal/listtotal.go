@@ -1,8 +1,8 @@
 // Package listtotal counts a list's matching rows for meta.total so that the
 // cost of a list does not grow with the tenant: the count is exact while the
 // matching rows are at most a cap, and above the cap it is the planner's
-// estimate of the same rows, marked as an estimate (docs/decisions.md;
-// docs/benchmarks.md, "Data growth").
+// estimate of the same rows (or a store's Estimator), marked as an estimate
+// (docs/decisions.md; docs/benchmarks.md, "Data growth").
 package listtotal
 
 import (
