@@ -92,7 +92,7 @@ func TestTraceCrossesTheGatewayTheServiceAndKafka(t *testing.T) {
 	}
 	awaitLine(t, serviceLogs, func(l logLine) bool {
 		return l.str("service") == "transactions-svc" && l.str("msg") == "request" &&
-			strings.HasPrefix(l.str("route"), "/internal/v1/notifications/") && l.str("trace_id") == trace
+			strings.HasPrefix(l.str("route"), "/internal/v1/notifications") && l.str("trace_id") == trace
 	})
 	x.awaitSMS(t, e164, "payment_link")
 

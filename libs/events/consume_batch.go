@@ -131,11 +131,14 @@ func fetchBatch(ctx context.Context, r *kafka.Reader, l BatchLimits) ([]kafka.Me
 func handleBatch(ctx context.Context, tracer trace.Tracer, group string, msgs []kafka.Message, log *slog.Logger,
 	handle func(context.Context, []Envelope) error) bool {
 	envs := make([]Envelope, 0, len(msgs))
+	traces := make([]trace.SpanContext, 0, len(msgs)) // each event's, parallel to envs
 	var links []trace.Link
 	for _, m := range msgs {
 		if env, ok := decode(m, log); ok {
+			sc := trace.SpanContextFromContext(obs.WithTraceParent(ctx, traceParentOf(m)))
 			envs = append(envs, env)
-			if sc := trace.SpanContextFromContext(obs.WithTraceParent(ctx, traceParentOf(m))); sc.IsValid() {
+			traces = append(traces, sc)
+			if sc.IsValid() {
 				links = append(links, trace.Link{SpanContext: sc})
 			}
 		}
@@ -143,15 +146,42 @@ func handleBatch(ctx context.Context, tracer trace.Tracer, group string, msgs []
 	if len(envs) == 0 {
 		return true
 	}
-	// One span for the batch, linked to the trace of each event's request.
-	ctx, span := tracer.Start(ctx, "consume batch", trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
+	// One span for the batch, linked to the trace of each event's request;
+	// when the events all come from one trace (one request's events, the
+	// usual batch of a quiet moment), the span continues it, so that trace
+	// shows what the consumer did for the request.
+	parent := ctx
+	if sc, ok := oneTrace(traces); ok {
+		parent = trace.ContextWithRemoteSpanContext(ctx, sc)
+	}
+	bctx, span := tracer.Start(parent, "consume batch", trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(links...),
 		trace.WithAttributes(attribute.String("messaging.system", "kafka"),
 			attribute.String("messaging.consumer.group.name", group),
 			attribute.Int("messaging.batch.message_count", len(envs))))
 	defer span.End()
 	first, last := msgs[0], msgs[len(msgs)-1]
-	return untilHandled(ctx, log, "handling a batch of events failed; retrying",
-		func() error { return handle(ctx, envs) },
+	handled := untilHandled(bctx, log, "handling a batch of events failed; retrying",
+		func() error { return handle(bctx, envs) },
 		"events", len(envs), "first_event_id", envs[0].ID, "topic", first.Topic,
 		"first_offset", first.Offset, "last_offset", last.Offset)
+	if handled && log.Enabled(ctx, slog.LevelDebug) {
+		batchTrace := obs.TraceID(bctx)
+		for i, env := range envs {
+			// Logged in the event's own trace, as Consume logs it.
+			log.DebugContext(trace.ContextWithRemoteSpanContext(ctx, traces[i]), "event handled",
+				"event_id", env.ID, "type", env.Type, "batch_trace_id", batchTrace)
+		}
+	}
+	return handled
+}
+
+// oneTrace returns the span context of the first event when every event
+// has one and they all belong to the same trace.
+func oneTrace(traces []trace.SpanContext) (trace.SpanContext, bool) {
+	for _, sc := range traces {
+		if !sc.IsValid() || sc.TraceID() != traces[0].TraceID() {
+			return trace.SpanContext{}, false
+		}
+	}
+	return traces[0], len(traces) > 0
 }

@@ -126,3 +126,72 @@ func lagOf(t *testing.T, reg *prometheus.Registry, group string, done func(float
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestConsumeBatchContinuesATraceItsEventsShare: a batch whose events all
+// carry one trace is handled in that trace; a batch mixing traces is
+// handled in a trace of its own (linked to theirs), never in one of them.
+func TestConsumeBatchContinuesATraceItsEventsShare(t *testing.T) {
+	t.Parallel()
+	const otherParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		same    bool
+	}{
+		{"one trace", []string{producerParent, producerParent, producerParent}, true},
+		{"two traces", []string{producerParent, otherParent, producerParent}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			brokers := testkit.Broker(t)
+			var msgs []kafka.Message
+			for _, header := range tc.headers {
+				_, raw := envelope(t, "contact.created")
+				msgs = append(msgs, kafka.Message{Topic: events.TopicContacts, Key: []byte("T1"), Value: raw,
+					Headers: []kafka.Header{{Key: "traceparent", Value: []byte(header)}}})
+			}
+			w := &kafka.Writer{Addr: kafka.TCP(brokers...), Balancer: &kafka.Murmur2Balancer{}, RequiredAcks: kafka.RequireAll,
+				BatchTimeout: time.Millisecond, AllowAutoTopicCreation: true}
+			if err := w.WriteMessages(context.Background(), msgs...); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
+
+			ctx, cancel := context.WithCancel(obs.WithTelemetry(context.Background(), obs.Telemetry{Service: "test"}))
+			got := make(chan [2]any, 1)
+			done := make(chan error, 1)
+			go func() {
+				// The batch closes when it holds every message, or after 5 s.
+				limits := events.BatchLimits{Size: len(msgs), Wait: 5 * time.Second}
+				done <- events.ConsumeBatch(ctx, brokers, "batch-trace-test", []string{events.TopicContacts}, limits, nil,
+					func(ctx context.Context, envs []events.Envelope) error {
+						select {
+						case got <- [2]any{len(envs), obs.TraceID(ctx)}:
+						default:
+						}
+						return nil
+					})
+			}()
+			defer func() {
+				cancel()
+				<-done
+			}()
+			var first [2]any
+			select {
+			case first = <-got:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no batch handled within 30 s")
+			}
+			n, trace := first[0].(int), first[1].(string)
+			if n != len(msgs) {
+				t.Fatalf("the first batch held %d events, want %d", n, len(msgs))
+			}
+			switch {
+			case tc.same && trace != producerTrace:
+				t.Errorf("batch of one trace handled in trace %q, want %s", trace, producerTrace)
+			case !tc.same && (trace == "" || trace == producerTrace || trace == obs.TraceIDOf(otherParent)):
+				t.Errorf("batch of two traces handled in trace %q, want a trace of its own", trace)
+			}
+		})
+	}
+}

@@ -59,17 +59,26 @@ func TestParseStatReadsCPUAfterACommandWithSpaces(t *testing.T) {
 	}
 }
 
+// A busy loop shows in the process's CPU time. The loop runs until the
+// kernel has counted a tick (or 10 s): on a loaded host 50 ms of wall time
+// may hold no tick of this process at all.
 func TestTreeCPUCountsThisProcess(t *testing.T) {
 	t.Parallel()
-	deadline := time.Now().Add(50 * time.Millisecond)
-	for time.Now().Before(deadline) {
-	}
-	got, err := TreeCPU([]int{os.Getpid()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got <= 0 {
-		t.Errorf("TreeCPU(self) = %v after a busy loop, want a positive time", got)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		spin := time.Now().Add(20 * time.Millisecond)
+		for time.Now().Before(spin) {
+		}
+		got, err := TreeCPU([]int{os.Getpid()}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("TreeCPU(self) = %v after 10 s of busy loops, want a positive time", got)
+		}
 	}
 }
 
