@@ -24,11 +24,43 @@ func (s *Store) WriteQueued(ctx context.Context, tenantID string, fn func(*Tx) e
 	})
 }
 
+// The dispatcher's statements that take a list of messages or numbers,
+// exported for the tests of their plans. Each looks up one element at a
+// time through a LATERAL subquery with LIMIT 1 on a unique key, which the
+// planner probes whatever the statistics say; joined to the list as a
+// whole (id = ANY, a join or EXISTS), the generic plan of a table without
+// statistics reads the tenant's rows and compares each with the list.
+const (
+	MessagesForUpdateSQL = `SELECT ` + messageColumns + ` FROM unnest($1::text[]) AS x(message_id)
+		CROSS JOIN LATERAL (SELECT * FROM messages WHERE messages.id = x.message_id LIMIT 1 FOR UPDATE) m
+		ORDER BY id`
+	// SuppressedAmongSQL reads a number's entries (one a channel) by
+	// tenant and number and keeps the channel's outside the subquery:
+	// with the channel inside, a table without statistics rates
+	// suppressions_list_idx (tenant, channel) as cheap as the key and may
+	// read the tenant's whole list for every number.
+	SuppressedAmongSQL = `SELECT p.phone FROM unnest($1::text[]) AS p(phone)
+		CROSS JOIN LATERAL (SELECT s.channel FROM suppressions s WHERE s.phone = p.phone OFFSET 0) s
+		WHERE s.channel = $2`
+	// UpdateMessagesSQL finds each row by its id, then updates it by its
+	// ctid (the row the transaction has locked).
+	UpdateMessagesSQL = `UPDATE messages m SET from_phone = nullif(u.from_phone, ''), status = u.status,
+		provider = u.provider, provider_message_id = nullif(u.provider_message_id, ''), attempts = u.attempts,
+		failure_reason = nullif(u.failure_reason, ''), sent_at = u.sent_at, delivered_at = u.delivered_at,
+		failed_at = u.failed_at, updated_at = u.updated_at
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
+		            $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
+		  AS u(id, from_phone, status, provider, provider_message_id, attempts, failure_reason,
+		       sent_at, delivered_at, failed_at, updated_at)
+		CROSS JOIN LATERAL (SELECT ctid FROM messages WHERE messages.id = u.id LIMIT 1) x
+		WHERE m.ctid = x.ctid`
+)
+
 // MessagesForUpdate returns the messages of the ids that exist, ordered by
 // id (the order their locks are taken in), locked until the transaction
 // ends.
 func (t *Tx) MessagesForUpdate(ctx context.Context, ids []string) ([]optin.Message, error) {
-	rows, err := t.tx.Query(ctx, `SELECT `+messageColumns+` FROM messages WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids)
+	rows, err := t.tx.Query(ctx, MessagesForUpdateSQL, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reading messages: %w", err)
 	}
@@ -43,8 +75,7 @@ func (t *Tx) MessagesForUpdate(ctx context.Context, ids []string) ([]optin.Messa
 // messages on the channel: IsSuppressed for many numbers in one statement,
 // one probe of the suppression key per number.
 func (t *Tx) SuppressedAmong(ctx context.Context, phones []string, channel string) (map[string]bool, error) {
-	rows, err := t.tx.Query(ctx, `SELECT p.phone FROM unnest($1::text[]) AS p(phone)
-		WHERE EXISTS (SELECT 1 FROM suppressions s WHERE s.phone = p.phone AND s.channel = $2)`, phones, channel)
+	rows, err := t.tx.Query(ctx, SuppressedAmongSQL, phones, channel)
 	if err != nil {
 		return nil, fmt.Errorf("checking suppression: %w", err)
 	}
@@ -77,15 +108,7 @@ func (t *Tx) UpdateMessages(ctx context.Context, ms []optin.Message) error {
 		attempts[i] = int32(m.Attempts)
 		sent[i], delivered[i], failed[i], updated[i] = m.SentAt, m.DeliveredAt, m.FailedAt, m.UpdatedAt
 	}
-	err := tenancy.Defer(ctx, t.tx, `UPDATE messages m SET from_phone = nullif(u.from_phone, ''), status = u.status,
-		provider = u.provider, provider_message_id = nullif(u.provider_message_id, ''), attempts = u.attempts,
-		failure_reason = nullif(u.failure_reason, ''), sent_at = u.sent_at, delivered_at = u.delivered_at,
-		failed_at = u.failed_at, updated_at = u.updated_at
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
-		            $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
-		  AS u(id, from_phone, status, provider, provider_message_id, attempts, failure_reason,
-		       sent_at, delivered_at, failed_at, updated_at)
-		WHERE m.id = u.id`,
+	err := tenancy.Defer(ctx, t.tx, UpdateMessagesSQL,
 		ids, from, status, provider, providerID, attempts, reason, sent, delivered, failed, updated)
 	if err != nil {
 		return fmt.Errorf("updating messages: %w", err)
