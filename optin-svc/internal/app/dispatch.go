@@ -62,10 +62,13 @@ func (a *App) RunDispatcher(ctx context.Context, interval time.Duration) {
 
 // DispatchDue leases the due messages and makes one provider call for
 // each; it returns how many it leased. The leased messages are worked a
-// tenant at a time: one transaction prepares all of a tenant's (prepare),
+// tenant at a time: one transaction prepares all of a tenant's (prepare);
 // the provider calls run outside any transaction, sendConcurrency at a
-// time across tenants (callProvider), and one transaction records all of a
-// tenant's answers (record).
+// time across tenants (callProvider); and the answers are recorded as they
+// come, those that came meanwhile together, in one transaction a tenant
+// (record). Recording as they come keeps short the time in which a
+// message the provider took is not yet recorded as sent, when a delivery
+// report for it would be ignored.
 func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	items, err := a.store.ClaimDue(ctx, a.timestamp(), leaseTime, dispatchBatch)
 	if err != nil {
@@ -76,9 +79,25 @@ func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	for _, group := range byTenant(items, func(it store.QueueItem) string { return it.TenantID }) {
 		sends = append(sends, a.prepare(ctx, group)...)
 	}
-	a.callProvider(ctx, sends, leased.Add(sendWindow))
-	for _, group := range byTenant(sends, func(s *send) string { return s.tenantID }) {
-		a.record(ctx, group)
+	answered := make(chan *send, len(sends))
+	go a.callProvider(ctx, sends, leased.Add(sendWindow), answered)
+	for s := range answered {
+		batch := []*send{s}
+	more:
+		for {
+			select {
+			case s, ok := <-answered:
+				if !ok {
+					break more
+				}
+				batch = append(batch, s)
+			default:
+				break more
+			}
+		}
+		for _, group := range byTenant(batch, func(s *send) string { return s.tenantID }) {
+			a.record(ctx, group)
+		}
 	}
 	return len(items), nil
 }
@@ -96,20 +115,25 @@ type send struct {
 }
 
 // callProvider makes the provider call of each send, at most
-// sendConcurrency at a time, each exactly once. It starts no call once ctx
-// is done or after until (the messages' leases must outlast the calls and
-// the record); those sends stay uncalled.
-func (a *App) callProvider(ctx context.Context, sends []*send, until time.Time) {
+// sendConcurrency at a time, each exactly once, and hands each send to
+// answered once its call has returned; it closes answered when all have.
+// It starts no call once ctx is done or after until (the messages' leases
+// must outlast the calls and the record): those sends are handed over
+// uncalled.
+func (a *App) callProvider(ctx context.Context, sends []*send, until time.Time, answered chan<- *send) {
+	defer close(answered)
 	slots := make(chan struct{}, sendConcurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	for _, s := range sends {
+	for i, s := range sends {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
-			return
 		}
 		if ctx.Err() != nil || time.Now().After(until) {
+			for _, rest := range sends[i:] {
+				answered <- rest
+			}
 			return
 		}
 		s.called = true
@@ -118,6 +142,7 @@ func (a *App) callProvider(ctx context.Context, sends []*send, until time.Time) 
 			defer func() { <-slots; wg.Done() }()
 			s.res, s.err = a.provider.Send(ctx, s.out)
 			a.metrics.sent(a.provider.Name(), s.err)
+			answered <- s
 		}()
 	}
 }

@@ -515,3 +515,45 @@ func TestDispatchStoppingMidPassRecordsWhatWasCalled(t *testing.T) {
 		}
 	}
 }
+
+// TestDispatchRecordsAnswersAsTheyCome: an answer is recorded while other
+// calls of the pass are still in flight, so a delivery report that follows
+// the provider's acceptance finds the message sent. The fake holds the
+// second message's call until the first is recorded sent (at most 10 s,
+// after which it refuses the second for good and the test fails).
+func TestDispatchRecordsAnswersAsTheyCome(t *testing.T) {
+	t.Parallel()
+	const tenant = "tn_dispatch_stream"
+	var (
+		e           *dispatchEnv
+		first, last string
+	)
+	provider := newFakeProvider(0, func(out sms.Outgoing, _ int) (sms.Result, error) {
+		if out.MessageID != last {
+			return sms.Result{ProviderMessageID: "SM" + out.MessageID}, nil
+		}
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			var status string
+			_ = e.store.Read(context.Background(), tenant, func(tx *store.Tx) error {
+				m, err := tx.Message(context.Background(), first, false)
+				status = m.Status
+				return err
+			})
+			if status == optin.MessageSent {
+				return sms.Result{ProviderMessageID: "SM" + out.MessageID}, nil
+			}
+		}
+		return sms.Result{}, &sms.Error{Status: 400, Reason: "the first message was not recorded meanwhile"}
+	})
+	e = newDispatchEnv(t, provider, dispatchFrom)
+	first = e.queue(t, tenant, "+14155550601")
+	last = e.queue(t, tenant, "+14155550602")
+	if n, err := e.app.DispatchDue(context.Background()); err != nil || n != 2 {
+		t.Fatalf("DispatchDue = %d, %v; want 2", n, err)
+	}
+	for _, id := range []string{first, last} {
+		if m := e.message(t, tenant, id); m.Status != optin.MessageSent {
+			t.Errorf("message %s = %s (%s), want sent", id, m.Status, m.FailureReason)
+		}
+	}
+}
