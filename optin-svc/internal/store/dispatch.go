@@ -26,10 +26,10 @@ func (s *Store) WriteQueued(ctx context.Context, tenantID string, fn func(*Tx) e
 
 // The dispatcher's statements that take a list of messages or numbers,
 // exported for the tests of their plans. Each looks up one element at a
-// time through a LATERAL subquery with LIMIT 1 on a unique key, which the
-// planner probes whatever the statistics say; joined to the list as a
-// whole (id = ANY, a join or EXISTS), the generic plan of a table without
-// statistics reads the tenant's rows and compares each with the list.
+// time through a LATERAL subquery on a unique key, which the planner
+// probes once per element; joined to the list as a whole (id = ANY, a
+// join or EXISTS), their plans read the tenant's rows through an index on
+// tenant_id and compared each with the list, analyzed or not.
 const (
 	MessagesForUpdateSQL = `SELECT ` + messageColumns + ` FROM unnest($1::text[]) AS x(message_id)
 		CROSS JOIN LATERAL (SELECT * FROM messages WHERE messages.id = x.message_id LIMIT 1 FOR UPDATE) m
