@@ -1,8 +1,8 @@
 // Package listtotal counts a list's matching rows for meta.total so that the
 // cost of a list does not grow with the tenant: the count is exact while the
 // matching rows are at most a cap, and above the cap it is the planner's
-// estimate of the same rows, marked as an estimate (docs/decisions.md;
-// docs/benchmarks.md, "Data growth").
+// estimate of the same rows (or a store's Estimator), marked as an estimate
+// (docs/decisions.md; docs/benchmarks.md, "Data growth").
 package listtotal
 
 import (
@@ -57,6 +57,19 @@ type Querier interface {
 // the estimate but makes the generic plan that pgx's statement cache
 // settles on plan for an average tenant.
 func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (Total, error) {
+	return c.CountWith(ctx, q, Estimate, rows, args...)
+}
+
+// Estimator returns an estimate of the number of rows that rows selects
+// (args are its parameters), run on q in the tenant's scope. Estimate, the
+// planner's row estimate, is the one Count uses; a store whose planner
+// cannot tell one tenant's share of a table from another's (no statistics
+// on the tenant column) passes its own to CountWith.
+type Estimator func(ctx context.Context, q Querier, rows string, args ...any) (int, error)
+
+// CountWith is Count with estimate in place of Estimate for a list of more
+// than cap rows. The total is still at least cap+1.
+func (c Cap) CountWith(ctx context.Context, q Querier, estimate Estimator, rows string, args ...any) (Total, error) {
 	limit := c.limit()
 	var n int
 	if err := q.QueryRow(ctx, c.SQL(rows), unprepared(args)...).Scan(&n); err != nil {
@@ -65,11 +78,11 @@ func (c Cap) Count(ctx context.Context, q Querier, rows string, args ...any) (To
 	if n <= limit {
 		return Total{N: n}, nil
 	}
-	estimate, err := Estimate(ctx, q, rows, args...)
+	n, err := estimate(ctx, q, rows, args...)
 	if err != nil {
 		return Total{}, err
 	}
-	return Total{N: max(estimate, limit+1), Estimated: true}, nil
+	return Total{N: max(n, limit+1), Estimated: true}, nil
 }
 
 // unprepared puts pgx's QueryExecModeExec before args: the statement goes

@@ -191,3 +191,58 @@ func TestEstimateUsesTheArgumentsInAGenericPlan(t *testing.T) {
 		}
 	}
 }
+
+// CountWith asks its estimator only for a list of more than the cap rows,
+// with the list's statement and arguments, and keeps the total at least
+// cap+1; a Memo estimates by its Estimate.
+func TestCountWithUsesTheEstimatorAboveTheCap(t *testing.T) {
+	t.Parallel()
+	app, _ := db(t)
+	fill(t, app, "tenant-a", 300)
+	var asked []string
+	estimate := func(n int) listtotal.Estimator {
+		return func(ctx context.Context, q listtotal.Querier, rows string, args ...any) (int, error) {
+			asked = append(asked, rows+" "+args[0].(string))
+			return n, nil
+		}
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		cap    listtotal.Cap
+		status string
+		est    int
+		want   listtotal.Total
+		asked  int
+	}{
+		{"at most the cap: exact, not asked", 300, "", 7, listtotal.Total{N: 300}, 0},
+		{"above the cap: the estimator's", 50, "pending", 250, listtotal.Total{N: 250, Estimated: true}, 1},
+		{"an estimate below the cap: cap+1", 100, "", 7, listtotal.Total{N: 101, Estimated: true}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked = nil
+			var got listtotal.Total
+			err := tenancy.Read(ctx, app, "tenant-a", func(tx pgx.Tx) error {
+				var err error
+				got, err = tc.cap.CountWith(ctx, tx, estimate(tc.est), rows, tc.status)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("total (-want +got):\n%s", diff)
+			}
+			if len(asked) != tc.asked || (tc.asked == 1 && asked[0] != rows+" "+tc.status) {
+				t.Errorf("estimator asked %q, want %d time(s) for the list's rows and arguments", asked, tc.asked)
+			}
+		})
+	}
+	t.Run("memo", func(t *testing.T) {
+		asked = nil
+		m := &listtotal.Memo{Estimate: estimate(4321)}
+		if got := memoCount(t, app, m, "tenant-a", ""); got != (listtotal.Total{N: 4321, Estimated: true}) {
+			t.Errorf("memo total = %+v, want the Estimate's 4321", got)
+		}
+	})
+}

@@ -27,6 +27,9 @@ const maxMemo = 10_000
 type Memo struct {
 	// Now is the clock (time.Now when nil); tests set one.
 	Now func() time.Time
+	// Estimate estimates a list of more than the cap rows (Cap.CountWith);
+	// the planner's Estimate when nil.
+	Estimate Estimator
 
 	mu sync.Mutex
 	m  map[string]memoEntry
@@ -37,8 +40,9 @@ type memoEntry struct {
 	until time.Time
 }
 
-// Count is c.Count for tenant's list, answered from the memo while an
-// estimate of the same list is remembered. A nil memo remembers nothing.
+// Count is c.CountWith of tenant's list by m.Estimate, answered from the
+// memo while an estimate of the same list is remembered. A nil memo
+// remembers nothing.
 func (m *Memo) Count(ctx context.Context, q Querier, c Cap, tenant, rows string, args ...any) (Total, error) {
 	if m == nil {
 		return c.Count(ctx, q, rows, args...)
@@ -51,7 +55,11 @@ func (m *Memo) Count(ctx context.Context, q Querier, c Cap, tenant, rows string,
 	if ok && now.Before(e.until) {
 		return e.total, nil
 	}
-	t, err := c.Count(ctx, q, rows, args...)
+	estimate := m.Estimate
+	if estimate == nil {
+		estimate = Estimate
+	}
+	t, err := c.CountWith(ctx, q, estimate, rows, args...)
 	if err != nil || !t.Estimated {
 		if ok {
 			m.mu.Lock()

@@ -13,6 +13,9 @@ const (
 	BatchRowsSQL         = batchRowsSQL
 )
 
+// EstimateContacts is the store's estimate of a list above the cap.
+var EstimateContacts = estimateContacts
+
 // ContactsListSQL is the list's count and page statements of a filter.
 func ContactsListSQL(f Filter) (count, page string, args []any) { return contactsListSQL(f) }
 

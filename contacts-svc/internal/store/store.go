@@ -28,7 +28,8 @@ type Store struct {
 	// ListCap is the largest list total counted exactly (listtotal; zero:
 	// listtotal.DefaultCap). Tests set a small one.
 	ListCap listtotal.Cap
-	// lists remembers large lists' estimated totals (listtotal.Memo).
+	// lists remembers large lists' estimated totals (listtotal.Memo),
+	// estimated by estimateContacts.
 	lists listtotal.Memo
 
 	pool        *pgxpool.Pool
@@ -41,7 +42,8 @@ type Store struct {
 // process (nil when it runs none), is woken after every commit that added
 // events.
 func New(pool *pgxpool.Pool, relay *outbox.Relay) *Store {
-	return &Store{pool: pool, relay: relay, definitions: newDefinitionCache(definitionTTL), phones: newPhoneIDs()}
+	return &Store{lists: listtotal.Memo{Estimate: estimateContacts}, pool: pool, relay: relay,
+		definitions: newDefinitionCache(definitionTTL), phones: newPhoneIDs()}
 }
 
 // Tx is a transaction scoped to one tenant.
