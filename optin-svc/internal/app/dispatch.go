@@ -26,6 +26,9 @@ const (
 	// the messages it has not called by then are queued again, so that no
 	// lease runs out while its call may still be made.
 	sendWindow = leaseTime / 2
+	// recordDelay is how long an answer may wait for others to be recorded
+	// with it.
+	recordDelay = 20 * time.Millisecond
 	// recordTimeout bounds the write of a provider's answer, which runs
 	// even when the dispatcher is stopping (the provider has answered).
 	recordTimeout = 10 * time.Second
@@ -64,11 +67,11 @@ func (a *App) RunDispatcher(ctx context.Context, interval time.Duration) {
 // each; it returns how many it leased. The leased messages are worked a
 // tenant at a time: one transaction prepares all of a tenant's (prepare);
 // the provider calls run outside any transaction, sendConcurrency at a
-// time across tenants (callProvider); and the answers are recorded as they
-// come, those that came meanwhile together, in one transaction a tenant
-// (record). Recording as they come keeps short the time in which a
-// message the provider took is not yet recorded as sent, when a delivery
-// report for it would be ignored.
+// time across tenants (callProvider); and the answers are recorded in one
+// transaction a tenant (record) once all have come, or recordDelay after
+// the first one not recorded yet. Recording while calls are in flight
+// keeps short the time in which a message the provider took is not yet
+// recorded as sent, when a delivery report for it would be ignored.
 func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	items, err := a.store.ClaimDue(ctx, a.timestamp(), leaseTime, dispatchBatch)
 	if err != nil {
@@ -81,25 +84,34 @@ func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	}
 	answered := make(chan *send, len(sends))
 	go a.callProvider(ctx, sends, leased.Add(sendWindow), answered)
-	for s := range answered {
-		batch := []*send{s}
-	more:
-		for {
-			select {
-			case s, ok := <-answered:
-				if !ok {
-					break more
-				}
+	var (
+		batch []*send
+		due   <-chan time.Time
+	)
+	for {
+		select {
+		case s, ok := <-answered:
+			if ok {
 				batch = append(batch, s)
-			default:
-				break more
+				if due == nil {
+					due = time.After(recordDelay)
+				}
+				continue
 			}
-		}
-		for _, group := range byTenant(batch, func(s *send) string { return s.tenantID }) {
-			a.record(ctx, group)
+			a.recordBatch(ctx, batch)
+			return len(items), nil
+		case <-due:
+			a.recordBatch(ctx, batch)
+			batch, due = nil, nil
 		}
 	}
-	return len(items), nil
+}
+
+// recordBatch records the answers of batch, a transaction a tenant.
+func (a *App) recordBatch(ctx context.Context, batch []*send) {
+	for _, group := range byTenant(batch, func(s *send) string { return s.tenantID }) {
+		a.record(ctx, group)
+	}
 }
 
 // send is a leased message that prepare cleared for a provider call, and

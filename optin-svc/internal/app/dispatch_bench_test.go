@@ -15,14 +15,20 @@ import (
 	"github.com/paylane/paylane/optin-svc/migrations"
 )
 
-// BenchmarkDispatch500 drains a queue of 500 messages of one tenant
-// through the sink (the provider that answers at once), as the messages of
-// a receivables batch are: the dispatcher's own cost a message, its
-// transactions included.
+// BenchmarkDispatch drains a queue of n messages of one tenant through the
+// sink (the provider that answers at once): the dispatcher's own cost a
+// message, its transactions included, when the messages come one at a
+// time (n = 1), a few at a time, and many at once (a receivables batch's).
 //
-//	go test -run '^$' -bench Dispatch500 -benchtime 10x github.com/paylane/paylane/optin-svc/internal/app
-func BenchmarkDispatch500(b *testing.B) {
-	const tenant, n = "tn_bench", 500
+//	go test -run '^$' -bench Dispatch -benchtime 10x github.com/paylane/paylane/optin-svc/internal/app
+func BenchmarkDispatch(b *testing.B) {
+	for _, n := range []int{1, 4, 500} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchmarkDispatch(b, n) })
+	}
+}
+
+func benchmarkDispatch(b *testing.B, n int) {
+	const tenant = "tn_bench"
 	pg := testkit.PG(b)
 	st := store.New(pg.Pool(b, pg.Database(b, "optin", migrations.Sets()...)))
 	a := app.New(app.Deps{Store: st, Sending: app.Sending{DefaultFrom: "+15005550006", MaxAttempts: 3}})
@@ -35,7 +41,7 @@ func BenchmarkDispatch500(b *testing.B) {
 			now := time.Now().UTC().Truncate(time.Microsecond)
 			for i := range n {
 				m := optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification",
-					To: fmt.Sprintf("+1415%03d%04d", round%1000, i), Body: "Your invoice is due.", Status: optin.MessageQueued,
+					To: fmt.Sprintf("+1415%03d%04d", round%1000, (round/1000+i)%10000), Body: "Your invoice is due.", Status: optin.MessageQueued,
 					Provider: "sink", CreatedAt: now, UpdatedAt: now}
 				if _, err := tx.InsertMessage(ctx, m); err != nil {
 					return err
