@@ -135,3 +135,48 @@ func TestDispatchRecordsAnswersAsTheyCome(t *testing.T) {
 		}
 	}
 }
+
+// TestDispatchRecordsTheOthersWhenOneRecordFails: when the write of one
+// message's answer fails (here a trigger refuses it), the tenant's other
+// answers are still recorded, each in a transaction of its own, and only
+// that message stays leased, to come due again when its lease runs out;
+// no message is handed to the provider twice.
+func TestDispatchRecordsTheOthersWhenOneRecordFails(t *testing.T) {
+	t.Parallel()
+	provider := newFakeProvider(0, nil)
+	e := newDispatchEnv(t, provider, dispatchFrom)
+	const tenant = "tn_dispatch_fallback"
+	var all []string
+	for i := range 5 {
+		all = append(all, e.queue(t, tenant, fmt.Sprintf("+141555507%02d", i)))
+	}
+	bad := all[2]
+	if _, err := e.owner.Exec(context.Background(), `CREATE FUNCTION refuse_delivered() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+		CREATE TRIGGER refuse_delivered BEFORE UPDATE ON messages FOR EACH ROW
+		WHEN (NEW.id = '`+bad+`' AND NEW.status = 'delivered') EXECUTE FUNCTION refuse_delivered()`); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.app.DispatchDue(context.Background()); err != nil || n != 5 {
+		t.Fatalf("DispatchDue = %d, %v; want 5", n, err)
+	}
+	for _, id := range all {
+		m := e.message(t, tenant, id)
+		_, leased, queued := e.queued(t, id)
+		if provider.callsOf(id) != 1 {
+			t.Errorf("message %s was handed to the provider %d times, want once", id, provider.callsOf(id))
+		}
+		if id == bad {
+			if m.Status != optin.MessageQueued || !queued || !leased {
+				t.Errorf("refused record: message %s, queued %v, leased %v; want queued and still leased", m.Status, queued, leased)
+			}
+			continue
+		}
+		if m.Status != optin.MessageDelivered || queued {
+			t.Errorf("message %s = %s (queued %v), want delivered and out of the queue", id, m.Status, queued)
+		}
+	}
+	if n, err := e.app.DispatchDue(context.Background()); err != nil || n != 0 {
+		t.Errorf("next pass = %d, %v; want nothing (the refused message keeps its lease)", n, err)
+	}
+}
