@@ -194,11 +194,17 @@ func (b *bench) timeBatch(ctx context.Context, kind string, items []map[string]a
 // a core over a quarter second), for at most batchSettle: the work a batch
 // sets off after it ends (a receivables batch's SMS through optin-svc, the
 // events' consumers) would otherwise run into the next batch's time and
-// CPU figures.
+// CPU figures. It logs how long that took and the CPU used meanwhile (the
+// previous batch's tail).
 func (b *bench) settle(ctx context.Context) error {
 	const window = 250 * time.Millisecond
 	var used, pgUsed time.Duration
-	for deadline := time.Now().Add(batchSettle); time.Now().Before(deadline); {
+	start := time.Now()
+	first, pgFirst, _, err := b.cpu()
+	if err != nil {
+		return err
+	}
+	for deadline := start.Add(batchSettle); time.Now().Before(deadline); {
 		before, pgBefore, _, err := b.cpu()
 		if err != nil {
 			return err
@@ -213,6 +219,9 @@ func (b *bench) settle(ctx context.Context) error {
 			return err
 		}
 		if used, pgUsed = after-before, pgAfter-pgBefore; used < window/10 {
+			b.logf("batch: the stack was idle after %s (it used %s of CPU meanwhile, Postgres %s)",
+				time.Since(start).Round(time.Millisecond), (after - first).Round(time.Millisecond),
+				(pgAfter - pgFirst).Round(time.Millisecond))
 			return nil
 		}
 	}

@@ -103,7 +103,7 @@ func TestStatusShowsTheLatestMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := env.App.ApplyMessage(ctx, e); err != nil {
+		if err := env.App.ApplyMessages(ctx, []events.Envelope{e}); err != nil {
 			t.Fatal(err)
 		}
 	}

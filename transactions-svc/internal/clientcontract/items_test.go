@@ -100,7 +100,7 @@ func TestActivity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := env.App.ApplyMessage(ctx, msg); err != nil {
+	if err := env.App.ApplyMessages(ctx, []events.Envelope{msg}); err != nil {
 		t.Fatal(err)
 	}
 

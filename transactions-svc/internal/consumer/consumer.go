@@ -20,9 +20,9 @@ const Group = "transactions-svc.messages"
 // learns the tenants created before it ran.
 const TenantsGroup = "transactions-svc.tenants"
 
-// Run consumes message events until ctx is done.
+// Run consumes message events, in batches, until ctx is done.
 func Run(ctx context.Context, brokers []string, a *app.App, log *slog.Logger) error {
-	return events.Consume(ctx, brokers, Group, []string{events.TopicMessages}, log, a.ApplyMessage)
+	return events.ConsumeBatch(ctx, brokers, Group, []string{events.TopicMessages}, events.BatchLimits{}, log, a.ApplyMessages)
 }
 
 // RunTenants consumes identity-svc's tenant events until ctx is done.

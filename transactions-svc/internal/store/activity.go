@@ -73,18 +73,6 @@ func (t *Tx) ItemMessages(ctx context.Context, itemID string) ([]SentMessage, er
 	return out, nil
 }
 
-// SetMessageState records a message's state on the notification it was
-// sent for, unless a later report is already there (events may arrive out
-// of order).
-func (t *Tx) SetMessageState(ctx context.Context, notificationID, status string, sentAt *time.Time, updatedAt time.Time) error {
-	_, err := t.tx.Exec(ctx, `UPDATE notifications SET message_status = $2, message_sent_at = $3, message_updated_at = $4
- WHERE id = $1 AND (message_updated_at IS NULL OR message_updated_at <= $4)`, notificationID, status, sentAt, updatedAt)
-	if err != nil {
-		return fmt.Errorf("recording message state: %w", err)
-	}
-	return nil
-}
-
 // StatusSum is how many live items of a status and currency there are and
 // the sum of their amounts (minor units).
 type StatusSum struct {

@@ -12,3 +12,10 @@ const BatchRowsSQL = batchRowsSQL
 // LockByExternalIDsSQL is the bulk create's lookup of live items by
 // external id.
 func LockByExternalIDsSQL(d txn.Direction) string { return lockByExternalIDsSQL(d) }
+
+// SetLatestMessagesSQL and SetMessageStatesSQL are RecordMessages'
+// statements.
+const (
+	SetLatestMessagesSQL = setLatestMessagesSQL
+	SetMessageStatesSQL  = setMessageStatesSQL
+)

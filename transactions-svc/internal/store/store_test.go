@@ -221,37 +221,6 @@ func TestClaimSharesDueWorkAcrossClaimers(t *testing.T) {
 	}
 }
 
-func TestLatestMessageKeepsTheNewest(t *testing.T) {
-	t.Parallel()
-	s := newStore(t)
-	ctx := context.Background()
-	it := newItem(txn.Receivable, ts("2026-11-22T00:00:00Z"))
-	insert(t, s, "T1", it)
-	t0 := ts("2026-11-22T00:01:00Z")
-	steps := []struct {
-		m    store.LatestMessage
-		want bool
-	}{
-		{store.LatestMessage{ID: "M1", Status: "queued", CreatedAt: t0, UpdatedAt: t0}, true},
-		{store.LatestMessage{ID: "M1", Status: "delivered", CreatedAt: t0, UpdatedAt: t0.Add(2 * time.Second)}, true},
-		{store.LatestMessage{ID: "M1", Status: "sent", CreatedAt: t0, UpdatedAt: t0.Add(time.Second)}, false},
-		{store.LatestMessage{ID: "M0", Status: "failed", CreatedAt: t0.Add(-time.Hour), UpdatedAt: t0.Add(time.Hour)}, false},
-		{store.LatestMessage{ID: "M2", Status: "queued", CreatedAt: t0.Add(time.Hour), UpdatedAt: t0.Add(time.Hour)}, true},
-	}
-	for i, st := range steps {
-		err := s.Write(ctx, idempotency.Tx{}, "T1", func(tx *store.Tx) error {
-			changed, err := tx.SetLatestMessage(ctx, it.TransactionID, st.m)
-			if changed != st.want {
-				t.Errorf("step %d: changed = %v, want %v", i, changed, st.want)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestDefinitionKeysAreUniquePerTenant(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
