@@ -70,7 +70,7 @@ func workers(cfg Config, e *svcrun.Env, a *app.App) []svcrun.Worker {
 	return append(ws,
 		svcrun.Worker{Name: "outbox relay", Run: outbox.NewRelay(pool, cfg.KafkaBrokers, log).Run},
 		svcrun.Worker{Name: "event consumer", Run: func(ctx context.Context) error {
-			return events.Consume(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), log, a.HandleEvent)
+			return events.ConsumeBatch(ctx, cfg.KafkaBrokers, consumerGroup, app.ConsumedTopics(), events.BatchLimits{}, log, a.HandleBatch)
 		}},
 		svcrun.Loop("inbox pruning", func(ctx context.Context) { inbox.PruneEvery(ctx, pool, inboxRetention, pruneInterval, log) }),
 	)

@@ -15,6 +15,7 @@ import (
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/reqid"
+	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
@@ -51,14 +52,14 @@ type Contacts interface {
 	FindOrCreateByPhone(ctx context.Context, tenantID, token, e164 string) (string, error)
 }
 
-// Transactions is what optin-svc needs of transactions-svc: the number and
-// text of a notification, which its notification.requested event (ids
-// only) leaves out.
+// Transactions is what optin-svc needs of transactions-svc: the numbers
+// and texts of notifications, which their notification.requested events
+// (ids only) leave out.
 type Transactions interface {
-	// Notification returns the recipient's number and the text of the
-	// tenant's notification id. An unknown or expired one is an error
-	// wrapping optin.ErrNotFound; any other error is transient.
-	Notification(ctx context.Context, tenantID, id string) (to, body string, err error)
+	// Notifications returns the recipient's number and the text of each of
+	// the tenant's notifications among ids (distinct), by id; unknown and
+	// expired ones are absent. Any error is transient.
+	Notifications(ctx context.Context, tenantID string, ids []string) (map[string]optin.NotificationText, error)
 }
 
 // Deps are what the use cases run on.
@@ -146,14 +147,23 @@ func (a *App) timestamp() time.Time {
 // publish records an event of the tenant in tx; without a request id of
 // the caller's, the one of ctx (the request being served) travels along.
 func publish(ctx context.Context, tx *store.Tx, typ, requestID string, data any) error {
+	env, err := newEvent(ctx, tx.TenantID(), typ, requestID, data)
+	if err != nil {
+		return err
+	}
+	return tx.Publish(ctx, env)
+}
+
+// newEvent builds an event of the tenant, as publish records it.
+func newEvent(ctx context.Context, tenantID, typ, requestID string, data any) (events.Envelope, error) {
 	if requestID == "" {
 		requestID = reqid.From(ctx)
 	}
-	env, err := events.New(typ, tx.TenantID(), requestID, data)
+	env, err := events.New(typ, tenantID, requestID, data)
 	if err != nil {
-		return fmt.Errorf("building %s event: %w", typ, err)
+		return events.Envelope{}, fmt.Errorf("building %s event: %w", typ, err)
 	}
-	return tx.Publish(ctx, env)
+	return env, nil
 }
 
 // Page selects part of a collection.

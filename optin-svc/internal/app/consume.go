@@ -9,20 +9,37 @@ import (
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
 
-// ConsumedTopics are the topics HandleEvent reads.
+// ConsumedTopics are the topics HandleBatch reads.
 func ConsumedTopics() []string {
 	return []string{events.TopicTransactions, events.TopicIdentity}
 }
 
-// HandleEvent applies one consumed event: notification.requested queues an
-// SMS, tenant.updated refreshes the local copy of the tenant; anything else
-// is not for optin-svc.
-func (a *App) HandleEvent(ctx context.Context, env events.Envelope) error {
-	switch env.Type {
-	case events.TypeNotificationRequested:
-		return a.RequestNotification(ctx, env)
-	case events.TypeTenantUpdated:
-		return a.ApplyTenant(ctx, env)
+// HandleBatch applies a batch of consumed events (events.ConsumeBatch):
+// tenant.updated refreshes the local copy of the tenant, one event after
+// the other in their order; notification.requested queues SMS, per tenant
+// in one go (RequestNotifications); anything else is not for optin-svc.
+// An error fails the whole batch, which is retried: the inbox makes the
+// retry skip the tenants whose events committed before it.
+func (a *App) HandleBatch(ctx context.Context, batch []events.Envelope) error {
+	var tenants []string
+	byTenant := map[string][]events.Envelope{}
+	for _, env := range batch {
+		switch env.Type {
+		case events.TypeTenantUpdated:
+			if err := a.ApplyTenant(ctx, env); err != nil {
+				return err
+			}
+		case events.TypeNotificationRequested:
+			if _, ok := byTenant[env.TenantID]; !ok {
+				tenants = append(tenants, env.TenantID)
+			}
+			byTenant[env.TenantID] = append(byTenant[env.TenantID], env)
+		}
+	}
+	for _, tenant := range tenants {
+		if err := a.RequestNotifications(ctx, tenant, byTenant[tenant]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

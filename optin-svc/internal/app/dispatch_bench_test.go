@@ -39,16 +39,18 @@ func benchmarkDispatch(b *testing.B, n int) {
 		round++
 		err := st.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error {
 			now := time.Now().UTC().Truncate(time.Microsecond)
+			msgs, queue := make([]optin.Message, n), make([]string, n)
 			for i := range n {
-				m := optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification",
+				msgs[i] = optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification",
 					To: fmt.Sprintf("+1415%03d%04d", round%1000, (round/1000+i)%10000), Body: "Your invoice is due.", Status: optin.MessageQueued,
 					Provider: "sink", CreatedAt: now, UpdatedAt: now}
-				if _, err := tx.InsertMessage(ctx, m); err != nil {
-					return err
-				}
-				if err := tx.Enqueue(ctx, m.ID, now); err != nil {
-					return err
-				}
+				queue[i] = msgs[i].ID
+			}
+			if _, err := tx.InsertMessages(ctx, msgs); err != nil {
+				return err
+			}
+			if err := tx.EnqueueAll(ctx, queue, now); err != nil {
+				return err
 			}
 			return nil
 		})

@@ -127,10 +127,10 @@ func (e *dispatchEnv) queue(t *testing.T, tenant, to string) string {
 	m := optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification", To: to, Body: "Your invoice is due.",
 		Status: optin.MessageQueued, Provider: "fake", CreatedAt: now, UpdatedAt: now}
 	err := e.store.Write(context.Background(), idempotency.Tx{}, tenant, func(tx *store.Tx) error {
-		if _, err := tx.InsertMessage(context.Background(), m); err != nil {
+		if _, err := tx.InsertMessages(context.Background(), []optin.Message{m}); err != nil {
 			return err
 		}
-		return tx.Enqueue(context.Background(), m.ID, now)
+		return tx.EnqueueAll(context.Background(), []string{m.ID}, now)
 	})
 	if err != nil {
 		t.Fatalf("queueing a message: %v", err)

@@ -148,11 +148,11 @@ func (a *App) subscribe(ctx context.Context, tx *store.Tx, l Landing, tenantName
 	if err := publish(ctx, tx, events.TypeConsentRequested, "", ConsentEvent(c)); err != nil {
 		return sub, false, err
 	}
-	m, _, err := a.queueMessage(ctx, tx, MessageRequest{
+	queued, err := a.recordMessages(ctx, tx, []MessageRequest{{
 		NotificationID: "opt_in_confirmation:" + c.ID, Kind: events.KindOptInConfirm, ContactID: contactID,
 		To: e164, Body: confirmationText(tenantName),
-	}, "")
-	return sub, err == nil && m.Status == optin.MessageQueued, err
+	}})
+	return sub, err == nil && queued > 0, err
 }
 
 // confirmed counts a confirmed consent on its code and announces it.

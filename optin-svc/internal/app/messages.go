@@ -3,11 +3,10 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
+	"time"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/phone"
@@ -33,61 +32,74 @@ type MessageRequest struct {
 	// Unavailable: the notification's number and text could not be read
 	// (transactions-svc no longer has it); the message is recorded failed.
 	Unavailable bool
+	// RequestID travels into the message's event ("": the one of ctx).
+	RequestID string
 }
 
 // reasonUnavailable is the failure reason of a message whose notification
 // transactions-svc no longer has (expired after 7 days, or unknown).
 const reasonUnavailable = "notification_unavailable"
 
-// RequestNotification handles notification.requested: it reads the
-// notification's number and text from transactions-svc (the event carries
-// ids only), records the message (once per notification id) and queues it
-// for the dispatcher, or records it suppressed or failed when it cannot be
-// sent. An event of an earlier producer that still carries to and body is
-// used as it is. When transactions-svc cannot answer, it returns the error
-// so the event is retried; when it no longer has the notification, the
-// message is recorded failed (notification_unavailable).
-func (a *App) RequestNotification(ctx context.Context, env events.Envelope) error {
-	var n events.NotificationRequested
-	if err := env.Decode(&n); err != nil {
-		a.log.Error("skipping an undecodable notification", "event_id", env.ID, "err", err)
-		return nil
-	}
-	req := MessageRequest{NotificationID: n.NotificationID, Kind: n.Kind, TransactionID: n.TransactionID,
-		ContactID: n.ContactID, To: n.To, Body: n.Body}
-	if req.NotificationID == "" {
-		req.NotificationID = env.ID
-	}
-	if n.To == "" && n.Body == "" && n.NotificationID != "" {
-		if err := a.fetchNotification(ctx, env.TenantID, &req); err != nil {
-			return err
+// recordMessages records the messages of reqs in tx, one per notification
+// id (a later request of the same notification id, in reqs or before,
+// changes nothing): queued for the dispatcher, suppressed when the number
+// is on the sms suppression list, failed when the number or body cannot be
+// sent; each stored message's message.* event goes to the outbox. It
+// returns how many it queued. A few statements whatever the number of
+// requests: the suppression check, the insert, the queue and the outbox.
+func (a *App) recordMessages(ctx context.Context, tx *store.Tx, reqs []MessageRequest) (int, error) {
+	now := a.timestamp()
+	msgs := make([]optin.Message, 0, len(reqs))
+	requestIDs := make(map[string]string, len(reqs))
+	var numbers []string
+	for _, req := range reqs {
+		if _, dup := requestIDs[req.NotificationID]; dup {
+			continue
 		}
-	}
-	queued := false
-	err := a.store.Write(ctx, idempotency.Tx{}, env.TenantID, func(tx *store.Tx) error {
-		first, err := tx.Claim(ctx, consumerName, env.ID)
-		if err != nil || !first {
-			return err
+		m := a.newMessage(req, now)
+		requestIDs[m.NotificationID] = req.RequestID
+		if m.Status == optin.MessageQueued {
+			numbers = append(numbers, m.To)
 		}
-		m, created, err := a.queueMessage(ctx, tx, req, env.RequestID)
-		queued = created && m.Status == optin.MessageQueued
-		return err
-	})
+		msgs = append(msgs, m)
+	}
+	suppressed, err := tx.SuppressedAmong(ctx, numbers, optin.ChannelSMS)
 	if err != nil {
-		return fmt.Errorf("recording notification %s: %w", req.NotificationID, err)
+		return 0, err
 	}
-	if queued {
-		a.Wake()
+	for i := range msgs {
+		if msgs[i].Status == optin.MessageQueued && suppressed[msgs[i].To] {
+			msgs[i].Move(optin.MessageSuppressed, now)
+		}
 	}
-	return nil
+	stored, err := tx.InsertMessages(ctx, msgs)
+	if err != nil {
+		return 0, err
+	}
+	var queue []string
+	envs := make([]events.Envelope, 0, len(stored))
+	for _, m := range msgs {
+		if !stored[m.ID] {
+			continue
+		}
+		if m.Status == optin.MessageQueued {
+			queue = append(queue, m.ID)
+		}
+		env, err := newEvent(ctx, tx.TenantID(), messageEventType(m.Status), requestIDs[m.NotificationID], MessageEvent(m))
+		if err != nil {
+			return 0, err
+		}
+		envs = append(envs, env)
+	}
+	if err := tx.EnqueueAll(ctx, queue, now); err != nil {
+		return 0, err
+	}
+	return len(queue), tx.PublishAll(ctx, envs)
 }
 
-// queueMessage records the message of req in tx: queued for the
-// dispatcher, suppressed when the number is on the sms suppression list,
-// failed when the number or body cannot be sent. A second request with the
-// same notification id changes nothing (created false).
-func (a *App) queueMessage(ctx context.Context, tx *store.Tx, req MessageRequest, requestID string) (optin.Message, bool, error) {
-	now := a.timestamp()
+// newMessage is the message of req at now: queued, or failed when the
+// number or body cannot be sent or the notification is unavailable.
+func (a *App) newMessage(req MessageRequest, now time.Time) optin.Message {
 	m := optin.Message{
 		ID: ids.NewAt(now), NotificationID: req.NotificationID, Kind: req.Kind, TransactionID: req.TransactionID,
 		ContactID: req.ContactID, Body: req.Body, Status: optin.MessageQueued, Provider: a.provider.Name(),
@@ -111,46 +123,7 @@ func (a *App) queueMessage(ctx context.Context, tx *store.Tx, req MessageRequest
 		m.Move(optin.MessageFailed, now)
 		m.FailureReason = "invalid_body"
 	}
-	if m.Status == optin.MessageQueued {
-		suppressed, err := tx.IsSuppressed(ctx, m.To, optin.ChannelSMS)
-		if err != nil {
-			return optin.Message{}, false, err
-		}
-		if suppressed {
-			m.Move(optin.MessageSuppressed, now)
-		}
-	}
-	created, err := tx.InsertMessage(ctx, m)
-	if err != nil || !created {
-		return m, false, err
-	}
-	if m.Status == optin.MessageQueued {
-		if err := tx.Enqueue(ctx, m.ID, now); err != nil {
-			return m, true, err
-		}
-	}
-	return m, true, publish(ctx, tx, messageEventType(m.Status), requestID, MessageEvent(m))
-}
-
-// fetchNotification fills req's number and text from transactions-svc, or
-// marks it Unavailable when transactions-svc does not have it. Any other
-// failure is returned: the event is retried.
-func (a *App) fetchNotification(ctx context.Context, tenantID string, req *MessageRequest) error {
-	if a.transactions == nil {
-		return fmt.Errorf("reading notification %s: no transactions-svc client", req.NotificationID)
-	}
-	to, body, err := a.transactions.Notification(ctx, tenantID, req.NotificationID)
-	switch {
-	case errors.Is(err, optin.ErrNotFound):
-		a.log.Warn("notification unavailable at transactions-svc; recording the message failed",
-			"tenant_id", tenantID, "notification_id", req.NotificationID)
-		req.Unavailable = true
-		return nil
-	case err != nil:
-		return fmt.Errorf("reading notification %s: %w", req.NotificationID, err)
-	}
-	req.To, req.Body = to, body
-	return nil
+	return m
 }
 
 // Wake tells the dispatcher that a message is due.

@@ -73,3 +73,9 @@ func (m *Message) Move(status string, at time.Time) bool {
 	}
 	return true
 }
+
+// NotificationText is the number and text of a notification that
+// transactions-svc keeps: its notification.requested event carries ids only.
+type NotificationText struct {
+	To, Body string
+}

@@ -2,7 +2,6 @@ package peers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	transactions "github.com/paylane/paylane/transactions-svc/client"
@@ -23,21 +22,30 @@ func NewTransactions(client *transactions.Client, tokens Tokens) *Transactions {
 	return &Transactions{client: client, tokens: tokens}
 }
 
-// Notification returns the number and text of the tenant's notification
-// id; one transactions-svc does not have (unknown, expired) wraps
-// optin.ErrNotFound. Every other error (transactions-svc unreachable, 5xx,
-// breaker open, no service token) is transient.
-func (t *Transactions) Notification(ctx context.Context, tenantID, id string) (string, string, error) {
+// Notifications returns the number and text of the tenant's notifications
+// among ids, by id, reading transactions.MaxNotificationsByID at a time;
+// the ones transactions-svc does not have (unknown, expired) are absent.
+// Every error (transactions-svc unreachable, a 4xx or 5xx, the breaker
+// open, no service token) is transient: even a 404 is not an answer about
+// the ids, since the route answers the known ones and leaves the others
+// out (a transactions-svc of an earlier release, without the route,
+// answers 404).
+func (t *Transactions) Notifications(ctx context.Context, tenantID string, ids []string) (map[string]optin.NotificationText, error) {
 	token, err := t.tokens.ServiceToken(ctx, tenantID, transactions.NotificationAbilities)
 	if err != nil {
-		return "", "", fmt.Errorf("getting a service token: %w", err)
+		return nil, fmt.Errorf("getting a service token: %w", err)
 	}
-	n, err := t.client.Notification(ctx, token, id)
-	if errors.Is(err, transactions.ErrNotFound) {
-		return "", "", fmt.Errorf("notification %s: %w", id, optin.ErrNotFound)
+	out := make(map[string]optin.NotificationText, len(ids))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), transactions.MaxNotificationsByID)]
+		ids = ids[len(chunk):]
+		found, err := t.client.Notifications(ctx, token, chunk)
+		if err != nil {
+			return nil, fmt.Errorf("reading %d notifications: %w", len(chunk), err)
+		}
+		for _, n := range found {
+			out[n.ID] = optin.NotificationText{To: n.To, Body: n.Body}
+		}
 	}
-	if err != nil {
-		return "", "", fmt.Errorf("reading notification: %w", err)
-	}
-	return n.To, n.Body, nil
+	return out, nil
 }

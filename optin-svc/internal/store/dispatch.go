@@ -71,25 +71,6 @@ func (t *Tx) MessagesForUpdate(ctx context.Context, ids []string) ([]optin.Messa
 	return list, nil
 }
 
-// SuppressedAmong returns the numbers of phones that may not receive
-// messages on the channel: IsSuppressed for many numbers in one statement,
-// one probe of the suppression key per number.
-func (t *Tx) SuppressedAmong(ctx context.Context, phones []string, channel string) (map[string]bool, error) {
-	rows, err := t.tx.Query(ctx, SuppressedAmongSQL, phones, channel)
-	if err != nil {
-		return nil, fmt.Errorf("checking suppression: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("checking suppression: %w", err)
-	}
-	set := make(map[string]bool, len(found))
-	for _, p := range found {
-		set[p] = true
-	}
-	return set, nil
-}
-
 // UpdateMessages writes the mutable fields of each message, as
 // UpdateMessage does for one, in one statement (deferred in WriteQueued).
 func (t *Tx) UpdateMessages(ctx context.Context, ms []optin.Message) error {
@@ -134,9 +115,9 @@ type Due struct {
 	At        time.Time
 }
 
-// EnqueueMessages schedules provider calls as Enqueue does, in one
-// statement (deferred in WriteQueued); a message already in the queue gets
-// the new time and loses its lease.
+// EnqueueMessages schedules a provider call for each message at its own
+// time, in one statement (deferred in WriteQueued); a message already in
+// the queue gets the new time and loses its lease.
 func (t *Tx) EnqueueMessages(ctx context.Context, due []Due) error {
 	if len(due) == 0 {
 		return nil
@@ -161,9 +142,10 @@ type Conversation struct {
 	At       time.Time
 }
 
-// RecordConversations does RecordConversation for each entry in one
-// statement (deferred in WriteQueued); of entries with the same numbers
-// the latest counts.
+// RecordConversations remembers that the tenant last wrote to each number
+// from a sender number, in one statement (deferred in WriteQueued); of
+// entries with the same numbers the latest counts, and an entry never
+// replaces a later one of another tenant.
 func (t *Tx) RecordConversations(ctx context.Context, cs []Conversation) error {
 	latest := make(map[[2]string]time.Time, len(cs))
 	for _, c := range cs {

@@ -24,21 +24,55 @@ func scanMessage(row pgx.Row) (optin.Message, error) {
 	return m, err
 }
 
-// InsertMessage stores m unless the tenant already has a message of its
-// notification id; created is false (and nothing changes) then.
-func (t *Tx) InsertMessage(ctx context.Context, m optin.Message) (bool, error) {
-	tag, err := t.tx.Exec(ctx, `INSERT INTO messages
+// InsertMessages stores msgs in one statement, each unless the tenant
+// already has a message of its notification id (or an earlier one of msgs
+// has it), and returns the ids of those stored; the others change nothing.
+func (t *Tx) InsertMessages(ctx context.Context, msgs []optin.Message) (map[string]bool, error) {
+	if len(msgs) == 0 {
+		return nil, nil
+	}
+	n := len(msgs)
+	var (
+		ids, notifications, kinds, txns = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		contacts, to, from, bodies      = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		statuses, providers, reasons    = make([]string, n), make([]string, n), make([]string, n)
+		attempts                        = make([]int32, n)
+		failed                          = make([]*time.Time, n)
+		created, updated                = make([]time.Time, n), make([]time.Time, n)
+	)
+	for i, m := range msgs {
+		ids[i], notifications[i], kinds[i], txns[i] = m.ID, m.NotificationID, m.Kind, m.TransactionID
+		contacts[i], to[i], from[i], bodies[i] = m.ContactID, m.To, m.From, m.Body
+		statuses[i], providers[i], reasons[i] = m.Status, m.Provider, m.FailureReason
+		attempts[i], failed[i], created[i], updated[i] = int32(m.Attempts), m.FailedAt, m.CreatedAt, m.UpdatedAt
+	}
+	rows, err := t.tx.Query(ctx, `INSERT INTO messages
 		(id, tenant_id, notification_id, kind, transaction_id, contact_id, to_phone, from_phone, body,
 		 status, provider, attempts, failure_reason, failed_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), nullif($6, ''), $7, nullif($8, ''), $9,
-		 $10, $11, $12, nullif($13, ''), $14, $15, $16)
-		ON CONFLICT (tenant_id, notification_id) DO NOTHING`,
-		m.ID, t.tenantID, m.NotificationID, m.Kind, m.TransactionID, m.ContactID, m.To, m.From, m.Body,
-		m.Status, m.Provider, m.Attempts, m.FailureReason, m.FailedAt, m.CreatedAt, m.UpdatedAt)
+		SELECT u.id, $1, u.notification_id, u.kind, nullif(u.transaction_id, ''), nullif(u.contact_id, ''), u.to_phone,
+		       nullif(u.from_phone, ''), u.body, u.status, u.provider, u.attempts, nullif(u.failure_reason, ''),
+		       u.failed_at, u.created_at, u.updated_at
+		  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+		              $10::text[], $11::text[], $12::int[], $13::text[], $14::timestamptz[], $15::timestamptz[], $16::timestamptz[])
+		       WITH ORDINALITY AS u(id, notification_id, kind, transaction_id, contact_id, to_phone, from_phone, body,
+		              status, provider, attempts, failure_reason, failed_at, created_at, updated_at, ord)
+		 ORDER BY u.ord
+		ON CONFLICT (tenant_id, notification_id) DO NOTHING
+		RETURNING id`,
+		t.tenantID, ids, notifications, kinds, txns, contacts, to, from, bodies,
+		statuses, providers, attempts, reasons, failed, created, updated)
 	if err != nil {
-		return false, fmt.Errorf("inserting message: %w", err)
+		return nil, fmt.Errorf("inserting %d messages: %w", n, err)
 	}
-	return tag.RowsAffected() == 1, nil
+	stored, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("inserting %d messages: %w", n, err)
+	}
+	out := make(map[string]bool, len(stored))
+	for _, id := range stored {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // Message returns a message by id (ErrNotFound when none); forUpdate locks
@@ -91,34 +125,18 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 	return list, total, nil
 }
 
-// Enqueue schedules a provider call for a message of the tenant at due.
-func (t *Tx) Enqueue(ctx context.Context, messageID string, due time.Time) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO send_queue (message_id, tenant_id, due_at) VALUES ($1, $2, $3)
+// EnqueueAll schedules a provider call at due for each of the tenant's
+// messages messageIDs, in one statement.
+func (t *Tx) EnqueueAll(ctx context.Context, messageIDs []string, due time.Time) error {
+	if len(messageIDs) == 0 {
+		return nil
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO send_queue (message_id, tenant_id, due_at)
+		SELECT id, $2, $3 FROM unnest($1::text[]) AS id
 		ON CONFLICT (message_id) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL`,
-		messageID, t.tenantID, due)
+		messageIDs, t.tenantID, due)
 	if err != nil {
-		return fmt.Errorf("queueing message: %w", err)
-	}
-	return nil
-}
-
-// Dequeue removes a message from the send queue.
-func (t *Tx) Dequeue(ctx context.Context, messageID string) error {
-	if _, err := t.tx.Exec(ctx, `DELETE FROM send_queue WHERE message_id = $1`, messageID); err != nil {
-		return fmt.Errorf("dequeueing message: %w", err)
-	}
-	return nil
-}
-
-// RecordConversation remembers that the tenant last wrote to a number from
-// a sender number.
-func (t *Tx) RecordConversation(ctx context.Context, from, to string, at time.Time) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO conversations (from_phone, to_phone, tenant_id, last_sent_at)
-		VALUES ($1, $2, $3, $4)
-		ON CONFLICT (from_phone, to_phone) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, last_sent_at = EXCLUDED.last_sent_at
-		WHERE conversations.last_sent_at <= EXCLUDED.last_sent_at`, from, to, t.tenantID, at)
-	if err != nil {
-		return fmt.Errorf("recording conversation: %w", err)
+		return fmt.Errorf("queueing %d messages: %w", len(messageIDs), err)
 	}
 	return nil
 }

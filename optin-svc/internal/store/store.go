@@ -75,8 +75,17 @@ func (t *Tx) Publish(ctx context.Context, env events.Envelope) error {
 	return nil
 }
 
-// Claim records that consumer handled eventID in this transaction; false
-// means it was handled before and nothing must be done again.
-func (t *Tx) Claim(ctx context.Context, consumer, eventID string) (bool, error) {
-	return inbox.Claim(ctx, t.tx, consumer, eventID)
+// PublishAll writes events to the outbox in one statement, in their order.
+func (t *Tx) PublishAll(ctx context.Context, envs []events.Envelope) error {
+	if err := outbox.AddMany(ctx, t.tx, envs); err != nil {
+		return fmt.Errorf("publishing %d events: %w", len(envs), err)
+	}
+	return nil
+}
+
+// ClaimAll records that consumer handled eventIDs in this transaction and
+// returns the ids handled for the first time (sorted); the others were
+// handled before and nothing must be done again.
+func (t *Tx) ClaimAll(ctx context.Context, consumer string, eventIDs []string) ([]string, error) {
+	return inbox.ClaimAll(ctx, t.tx, consumer, eventIDs)
 }

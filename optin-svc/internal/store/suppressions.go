@@ -90,6 +90,28 @@ func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, err
 	return found, nil
 }
 
+// SuppressedAmong returns which of phones may not receive messages on
+// the channel, in one statement (SuppressedAmongSQL: one probe of the
+// suppression key per number).
+func (t *Tx) SuppressedAmong(ctx context.Context, phones []string, channel string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(phones) == 0 {
+		return out, nil
+	}
+	rows, err := t.tx.Query(ctx, SuppressedAmongSQL, phones, channel)
+	if err != nil {
+		return nil, fmt.Errorf("checking suppressions: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("checking suppressions: %w", err)
+	}
+	for _, p := range found {
+		out[p] = true
+	}
+	return out, nil
+}
+
 // SetSuppressionStopped sets (a time) or clears (nil) the mark of the
 // recipient's STOP on an entry of another source. It reports false when
 // the entry is gone (deleted by a transaction that committed meanwhile).

@@ -5,6 +5,8 @@
 //
 //   - GET /internal/v1/notifications/{id}: the notifications the test adds
 //     (404 resource_not_found for another's or an unknown one);
+//   - GET /internal/v1/notifications?ids=: the tenant's among 1 to 100
+//     well-formed ids, others left out (422 on ids otherwise);
 //   - POST /internal/v1/drafts (Prepare): a draft of the direction, with
 //     the token's api:create-<direction> (403 without; 422 naming direction
 //     or contact_id for a bad direction or a contact RefuseContact names);
@@ -33,6 +35,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paylane/paylane/libs/ids"
 	"github.com/paylane/paylane/transactions-svc/client"
 )
 
@@ -60,6 +63,7 @@ func New(t testing.TB) *Fake {
 		refused: map[string]bool{}, fails: map[string]int{}, campaigns: map[string][]Campaign{},
 		bulkRows: map[string]client.BulkRowResult{}}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /internal/v1/notifications", f.notificationsByID)
 	mux.HandleFunc("GET /internal/v1/notifications/{id}", f.notification)
 	mux.HandleFunc("POST /internal/v1/drafts", f.prepare)
 	mux.HandleFunc("POST /internal/v1/transactions/{id}/confirm", f.confirm)
@@ -105,6 +109,31 @@ func (f *Fake) notification(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"data": n})
 	}
+}
+
+// notificationsByID answers the read by ids as transactions-svc does: 1 to
+// 100 well-formed ids, the tenant's notifications among them, each once.
+func (f *Fake) notificationsByID(w http.ResponseWriter, r *http.Request) {
+	raw := r.URL.Query().Get("ids")
+	list := strings.Split(raw, ",")
+	bad := raw == "" || len(list) > client.MaxNotificationsByID
+	for _, id := range list {
+		bad = bad || !ids.Valid(id)
+	}
+	if bad {
+		writeErrorDetails(w, http.StatusUnprocessableEntity, "validation_failed", "The given data was invalid.",
+			map[string][]string{"ids": {"The ids field must name 1 to 100 notification ids."}})
+		return
+	}
+	f.mu.Lock()
+	found := []client.Notification{}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(list))) {
+		if n, ok := f.notifications[tenantOf(r)+"/"+id]; ok {
+			found = append(found, n)
+		}
+	}
+	f.mu.Unlock()
+	writeData(w, http.StatusOK, found)
 }
 
 // tenantOf reads the tenant_id claim of the request's bearer token ("" when

@@ -20,8 +20,9 @@ import (
 // gateway forwarded to it, prepare a draft, confirm it, read a
 // transaction's status; for batch-svc, with a token of the tenant, bulk
 // create a chunk of a batch and count campaign steps; for optin-svc, with a
-// service token of the tenant, read the number and text of a notification
-// whose notification.requested event it consumes; for dashboard-svc, with
+// service token of the tenant, read the number and text of the
+// notifications whose notification.requested events it consumes (one, or
+// up to 100 at once); for dashboard-svc, with
 // the signed-in user's token, a receivable's or payable's activity (state
 // history and messages) and the per-status counts and amount sums of the
 // overview. Each checks the
@@ -36,6 +37,7 @@ func (h *Handlers) internalRoutes(r fiber.Router, v *authz.Verifier, idem func(i
 	g.Post("/receivables/bulk-create", authz.Require("api:create-receivable"), h.bulkCreate(txn.Receivable))
 	g.Post("/payables/bulk-create", authz.Require("api:create-payable"), h.bulkCreate(txn.Payable))
 	g.Get("/campaigns/steps", h.campaignSteps)
+	g.Get("/notifications", h.notificationsByID)
 	g.Get("/notifications/:notification", h.notification)
 	for _, d := range []txn.Direction{txn.Receivable, txn.Payable} {
 		res := string(d)
@@ -58,6 +60,37 @@ func (h *Handlers) notification(c *fiber.Ctx) error {
 		return err
 	}
 	return httpx.Data(c, http.StatusOK, wire.Notification{ID: n.ID, Kind: n.Kind, To: n.To, Body: n.Body})
+}
+
+// notificationsByID answers GET /internal/v1/notifications?ids=a,b,c with
+// {data: [{id, kind, to, body}]}: the tenant's notifications among at most
+// 100 ids (app.NotificationsByID), for optin-svc's batches of
+// notification.requested events. Unknown, expired and other tenants' ids
+// are left out; an empty list, a malformed id or more than 100 is 422 on
+// ids. The caller needs the view ability of every found notification's
+// direction (403 otherwise, as for the single read).
+func (h *Handlers) notificationsByID(c *fiber.Ctx) error {
+	q := httpx.Queries(c)
+	raw := q.Text("ids")
+	if err := q.Err(); err != nil {
+		return err
+	}
+	var list []string
+	if raw != "" {
+		list = strings.Split(raw, ",")
+	}
+	found, err := h.app.NotificationsByID(c.UserContext(), scope(c), list)
+	if err != nil {
+		return err
+	}
+	out := make([]wire.Notification, len(found))
+	for i, n := range found {
+		if err := authz.Check(c, "api:view-"+string(n.Direction)); err != nil {
+			return err
+		}
+		out[i] = wire.Notification{ID: n.ID, Kind: n.Kind, To: n.To, Body: n.Body}
+	}
+	return httpx.Data(c, http.StatusOK, out)
 }
 
 // campaignSteps answers GET /internal/v1/campaigns/steps?direction=&campaign_id=&auto_assign=

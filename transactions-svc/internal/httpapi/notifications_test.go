@@ -11,6 +11,7 @@ import (
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/transactions-svc/internal/testenv"
 )
 
 // notification.requested reaches every consumer of the transactions topic:
@@ -92,4 +93,71 @@ func TestNotificationRouteIsTenantScoped(t *testing.T) {
 		http.StatusNotFound, "resource_not_found")
 	expect(t, f.env.Do(t, http.MethodGet, path, view(f.tenant, "api:view-receivable"), ""), http.StatusForbidden, "")
 	expect(t, f.env.Do(t, http.MethodGet, path, "", ""), http.StatusUnauthorized, "")
+}
+
+// The read by ids answers the token's tenant's notifications among at most
+// 100 well-formed ids, each once, and refuses hostile input with 422 on
+// ids: nothing, an empty list, a NUL, a malformed id, 101 ids.
+func TestNotificationsByIDRoute(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rec := f.create(t, "receivables", "")
+	f.create(t, "payables", "")
+	sent := f.env.Notifications(t, f.tenant)
+	recID, payID := sent[0].Event.NotificationID, sent[1].Event.NotificationID
+	both := f.env.Token(t, f.tenant, "api:view-receivable", "api:view-payable")
+	get := func(query, token string) testenv.Response {
+		return f.env.Do(t, http.MethodGet, "/internal/v1/notifications"+query, token, "")
+	}
+
+	r := get("?ids="+recID+","+ids.New()+","+payID+","+recID, both)
+	expect(t, r, http.StatusOK, "")
+	var got struct {
+		Data []struct{ ID, Kind, To, Body string }
+	}
+	r.JSON(t, &got)
+	byID := map[string]string{}
+	for _, n := range got.Data {
+		byID[n.ID] = n.Kind + " " + n.To
+		if n.ID == recID && !strings.Contains(n.Body, *rec.PaymentLinkURL) {
+			t.Errorf("receivable's notification body %q", n.Body)
+		}
+	}
+	want := map[string]string{recID: events.KindPaymentLink + " +14155550123", payID: events.KindPayoutLink + " +14155550123"}
+	if diff := cmp.Diff(want, byID); diff != "" || len(got.Data) != 2 {
+		t.Errorf("notifications by id (-want +got):\n%s%s", diff, r.Body)
+	}
+
+	// Another tenant's token finds none of them.
+	r = get("?ids="+recID+","+payID, f.env.Token(t, ids.New(), "api:view-receivable", "api:view-payable"))
+	expect(t, r, http.StatusOK, "")
+	if r.JSON(t, &got); len(got.Data) != 0 {
+		t.Errorf("another tenant read %s", r.Body)
+	}
+	// Reading a payable's notification needs api:view-payable.
+	expect(t, get("?ids="+recID+","+payID, f.env.Token(t, f.tenant, "api:view-receivable")), http.StatusForbidden, "")
+	expect(t, get("?ids="+recID, f.env.Token(t, f.tenant, "api:view-receivable")), http.StatusOK, "")
+	expect(t, get("?ids="+recID, ""), http.StatusUnauthorized, "")
+
+	tooMany := strings.TrimSuffix(strings.Repeat(recID+",", 101), ",")
+	for name, query := range map[string]string{
+		"absent":    "",
+		"empty":     "?ids=",
+		"comma":     "?ids=,",
+		"nul":       "?ids=" + recID + "%00",
+		"nul alone": "?ids=%00",
+		"not utf-8": "?ids=%FF",
+		"malformed": "?ids=" + recID + ",not-a-ulid",
+		"lowercase": "?ids=" + strings.ToLower(recID),
+		"too many":  "?ids=" + tooMany,
+	} {
+		r := get(query, both)
+		expect(t, r, http.StatusUnprocessableEntity, "validation_failed")
+		var e struct {
+			Error struct{ Details map[string][]string }
+		}
+		if r.JSON(t, &e); len(e.Error.Details["ids"]) == 0 {
+			t.Errorf("%s: 422 does not name ids: %s", name, r.Body)
+		}
+	}
 }

@@ -59,3 +59,23 @@ func (t *Tx) Notification(ctx context.Context, id string) (Notification, error) 
 	}
 	return m, nil
 }
+
+// NotificationsByID returns the tenant's notifications among ids, in no
+// particular order; unknown and expired ids are left out. One statement, by
+// the primary key.
+func (t *Tx) NotificationsByID(ctx context.Context, ids []string) ([]Notification, error) {
+	rows, err := t.tx.Query(ctx, `SELECT id, item_id, direction, kind, to_phone, body, created_at
+		  FROM notifications WHERE tenant_id = $1 AND id = ANY($2::text[])`, t.tenantID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("reading notifications: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Notification, error) {
+		var m Notification
+		err := r.Scan(&m.ID, &m.ItemID, &m.Direction, &m.Kind, &m.To, &m.Body, &m.CreatedAt)
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading notifications: %w", err)
+	}
+	return list, nil
+}
