@@ -58,6 +58,11 @@ func beginQuery(tenantID string, readOnly bool) (string, error) {
 	return begin + "; SELECT set_config('" + Setting + "', " + quoteLiteral(tenantID) + ", true)", nil
 }
 
+// CheckTenantID returns ErrTenantID when id cannot scope a transaction
+// (empty, longer than 128 bytes, or holding a control character): a
+// consumer skips an event of such a tenant rather than retry it forever.
+func CheckTenantID(id string) error { return validTenantID(id) }
+
 func validTenantID(id string) error {
 	if id == "" || len(id) > 128 {
 		return ErrTenantID

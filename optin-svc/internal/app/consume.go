@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
+	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/optin-svc/internal/store"
 )
 
@@ -30,6 +32,11 @@ func (a *App) HandleBatch(ctx context.Context, batch []events.Envelope) error {
 				return err
 			}
 		case events.TypeNotificationRequested:
+			if tenancy.CheckTenantID(env.TenantID) != nil {
+				// No tenant has this id: retrying would hold the batch back forever.
+				a.log.Error("skipping a notification of a malformed tenant id", "event_id", env.ID)
+				continue
+			}
 			if _, ok := byTenant[env.TenantID]; !ok {
 				tenants = append(tenants, env.TenantID)
 			}
@@ -61,9 +68,13 @@ type tenantData struct {
 // harmless: an older state never replaces a newer one.
 func (a *App) ApplyTenant(ctx context.Context, env events.Envelope) error {
 	var t tenantData
-	if err := env.Decode(&t); err != nil || t.ID == "" {
+	if err := env.Decode(&t); err != nil || tenancy.CheckTenantID(t.ID) != nil {
 		a.log.Error("skipping an undecodable tenant event", "event_id", env.ID, "err", err)
 		return nil
+	}
+	if strings.ContainsRune(t.Name+t.DefaultRegion, 0) || (t.SMSNumber != nil && strings.ContainsRune(*t.SMSNumber, 0)) {
+		a.log.Error("skipping a tenant event that cannot be stored", "event_id", env.ID)
+		return nil // a NUL fits no text column: the statement would fail on every retry
 	}
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = env.OccurredAt

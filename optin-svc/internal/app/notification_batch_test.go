@@ -267,3 +267,43 @@ func TestBatchWaitsForTransactions(t *testing.T) {
 		t.Errorf("message.queued of the tenant handled first (-want +got):\n%s", diff)
 	}
 }
+
+// Events whose message could never be stored (a NUL in a text, a
+// notification id or kind too long, a tenant id no tenant can have) are
+// skipped: they fail no batch, so they hold back none of the good events
+// fetched with them.
+func TestBatchSkipsWhatCannotBeStored(t *testing.T) {
+	t.Parallel()
+	env := testenv.Start(t, testenv.Options{})
+	a := batchApp(env)
+	tenant := env.NewTenant(t, testenv.TenantOptions{})
+	good, goodID := idOnly(t, env, tenant, "+14155550191", "Pay here")
+	carried := func(mod func(*events.NotificationRequested)) events.Envelope {
+		n := events.NotificationRequested{NotificationID: ids.New(), Kind: events.KindPaymentLink,
+			TransactionID: ids.New(), ContactID: ids.New(), To: "+14155550192", Body: "Pay here"}
+		mod(&n)
+		return testenv.NewEvent(t, events.TypeNotificationRequested, tenant, n)
+	}
+	long := make([]byte, 129)
+	for i := range long {
+		long[i] = 'n'
+	}
+	malformedTenant := notification(t, tenant, "+14155550193")
+	malformedTenant.TenantID = "ten\x00ant"
+	tenantEvent := testenv.NewEvent(t, events.TypeTenantUpdated, tenant, map[string]any{
+		"id": tenant, "name": "Bad\x00name", "default_region": "US"})
+	batch := []events.Envelope{
+		carried(func(n *events.NotificationRequested) { n.Body = "Pay\x00here" }),
+		carried(func(n *events.NotificationRequested) { n.To = "+1415555\x000194" }),
+		carried(func(n *events.NotificationRequested) { n.NotificationID = string(long) }),
+		carried(func(n *events.NotificationRequested) { n.Kind = "payment\x00link" }),
+		malformedTenant, tenantEvent, good,
+	}
+	if err := a.HandleBatch(context.Background(), batch); err != nil {
+		t.Fatalf("HandleBatch: %v", err)
+	}
+	want := map[string]recorded{goodID: {To: "+14155550191", Body: "Pay here", Status: "queued"}}
+	if diff := cmp.Diff(want, recordedMessages(t, env, tenant)); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+}

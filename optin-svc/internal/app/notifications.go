@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/idempotency"
@@ -35,6 +37,10 @@ func (a *App) RequestNotifications(ctx context.Context, tenantID string, envs []
 			ContactID: n.ContactID, To: n.To, Body: n.Body, RequestID: env.RequestID}
 		if req.NotificationID == "" {
 			req.NotificationID = env.ID
+		}
+		if !storable(env.ID, req) {
+			a.log.Error("skipping a notification that cannot be stored", "event_id", env.ID)
+			continue
 		}
 		if n.To == "" && n.Body == "" && n.NotificationID != "" {
 			// An id transactions-svc cannot have made is never there.
@@ -109,3 +115,23 @@ func (a *App) fetchNotifications(ctx context.Context, tenantID string, reqs []Me
 	}
 	return nil
 }
+
+// storable reports whether the message of req, from the event eventID, fits
+// the messages table: no text holds a NUL character, and the notification
+// id and kind are within their lengths. Any other event's statement would
+// fail on every retry and hold back the batch it came in, so such an event
+// is skipped, as an undecodable one is.
+func storable(eventID string, req MessageRequest) bool {
+	for _, s := range []string{eventID, req.NotificationID, req.Kind, req.TransactionID, req.ContactID, req.To, req.Body, req.RequestID} {
+		if strings.ContainsRune(s, 0) {
+			return false
+		}
+	}
+	return utf8.RuneCountInString(req.NotificationID) <= maxNotificationID && utf8.RuneCountInString(req.Kind) <= maxKind
+}
+
+// The lengths the messages table allows (migration 00002).
+const (
+	maxNotificationID = 128
+	maxKind           = 64
+)

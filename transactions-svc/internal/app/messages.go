@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -49,11 +48,7 @@ func (a *App) ApplyMessages(ctx context.Context, batch []events.Envelope) error 
 		groups[env.TenantID] = append(groups[env.TenantID], r)
 	}
 	for _, tenantID := range tenants {
-		err := a.applyMessages(ctx, tenantID, groups[tenantID])
-		if errors.Is(err, tenancy.ErrTenantID) {
-			continue // no tenant can have this id: a malformed event
-		}
-		if err != nil {
+		if err := a.applyMessages(ctx, tenantID, groups[tenantID]); err != nil {
 			return err
 		}
 	}
@@ -65,7 +60,7 @@ func (a *App) ApplyMessages(ctx context.Context, batch []events.Envelope) error 
 // fits no text column, and the statement holding it would fail on every
 // retry.
 func decodeMessage(env events.Envelope) (reported, bool) {
-	if !strings.HasPrefix(env.Type, "message.") || env.TenantID == "" {
+	if !strings.HasPrefix(env.Type, "message.") || tenancy.CheckTenantID(env.TenantID) != nil {
 		return reported{}, false
 	}
 	var m events.Message
