@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"sync"
 	"time"
 
-	"github.com/paylane/paylane/libs/idempotency"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -14,12 +14,21 @@ import (
 
 const (
 	// dispatchBatch is how many due messages one pass leases.
-	dispatchBatch = 10
+	dispatchBatch = 100
+	// sendConcurrency is how many provider calls one pass makes at a time.
+	sendConcurrency = 8
 	// leaseTime is how long a leased message is left to its dispatcher; a
 	// dispatcher that dies mid-call leaves it due again after that.
 	leaseTime = 2 * time.Minute
 	// maxRetryDelay caps the backoff between provider calls.
 	maxRetryDelay = 10 * time.Minute
+	// sendWindow is how long after leasing a pass starts provider calls;
+	// the messages it has not called by then are queued again, so that no
+	// lease runs out while its call may still be made.
+	sendWindow = leaseTime / 2
+	// recordDelay is how long an answer may wait for others to be recorded
+	// with it.
+	recordDelay = 20 * time.Millisecond
 	// recordTimeout bounds the write of a provider's answer, which runs
 	// even when the dispatcher is stopping (the provider has answered).
 	recordTimeout = 10 * time.Second
@@ -55,36 +64,117 @@ func (a *App) RunDispatcher(ctx context.Context, interval time.Duration) {
 }
 
 // DispatchDue leases the due messages and makes one provider call for
-// each; it returns how many it leased.
+// each; it returns how many it leased. The leased messages are worked a
+// tenant at a time: one transaction prepares all of a tenant's (prepare);
+// the provider calls run outside any transaction, sendConcurrency at a
+// time across tenants (callProvider); and the answers are recorded in one
+// transaction a tenant (record) once all have come, or recordDelay after
+// the first one not recorded yet. Recording while calls are in flight
+// keeps short the time in which a message the provider took is not yet
+// recorded as sent, when a delivery report for it would be ignored.
 func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	items, err := a.store.ClaimDue(ctx, a.timestamp(), leaseTime, dispatchBatch)
 	if err != nil {
 		return 0, err
 	}
-	for _, it := range items {
-		if err := a.dispatch(ctx, it); err != nil && ctx.Err() == nil {
-			a.log.Warn("dispatching message", "message_id", it.MessageID, "tenant_id", it.TenantID, "err", err)
+	leased := time.Now()
+	var sends []*send
+	for _, group := range byTenant(items, func(it store.QueueItem) string { return it.TenantID }) {
+		sends = append(sends, a.prepare(ctx, group)...)
+	}
+	answered := make(chan *send, len(sends))
+	go a.callProvider(ctx, sends, leased.Add(sendWindow), answered)
+	var (
+		batch []*send
+		due   <-chan time.Time
+	)
+	for {
+		select {
+		case s, ok := <-answered:
+			if ok {
+				batch = append(batch, s)
+				if due == nil {
+					due = time.After(recordDelay)
+				}
+				continue
+			}
+			a.recordBatch(ctx, batch)
+			return len(items), nil
+		case <-due:
+			a.recordBatch(ctx, batch)
+			batch, due = nil, nil
 		}
 	}
-	return len(items), nil
 }
 
-// dispatch checks a leased message, calls the provider outside any
-// transaction and records the answer.
-func (a *App) dispatch(ctx context.Context, it store.QueueItem) error {
-	from, err := a.senderNumber(ctx, it.TenantID)
-	if err != nil {
-		return err // the lease runs out and the message comes due again
+// recordBatch records the answers of batch, a transaction a tenant.
+func (a *App) recordBatch(ctx context.Context, batch []*send) {
+	for _, group := range byTenant(batch, func(s *send) string { return s.tenantID }) {
+		a.record(ctx, group)
 	}
-	out, ok, err := a.prepareSend(ctx, it, from)
-	if err != nil || !ok {
-		return err
+}
+
+// send is a leased message that prepare cleared for a provider call, and
+// the call's answer.
+type send struct {
+	tenantID string
+	out      sms.Outgoing
+	// called is false when the pass made no call for it (stopping, or
+	// past sendWindow).
+	called bool
+	res    sms.Result
+	err    error
+}
+
+// callProvider makes the provider call of each send, at most
+// sendConcurrency at a time, each exactly once, and hands each send to
+// answered once its call has returned; it closes answered when all have.
+// It starts no call once ctx is done or after until (the messages' leases
+// must outlast the calls and the record): those sends are handed over
+// uncalled.
+func (a *App) callProvider(ctx context.Context, sends []*send, until time.Time, answered chan<- *send) {
+	defer close(answered)
+	slots := make(chan struct{}, sendConcurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, s := range sends {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil || time.Now().After(until) {
+			for _, rest := range sends[i:] {
+				answered <- rest
+			}
+			return
+		}
+		s.called = true
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			s.res, s.err = a.provider.Send(ctx, s.out)
+			a.metrics.sent(a.provider.Name(), s.err)
+			answered <- s
+		}()
 	}
-	res, sendErr := a.provider.Send(ctx, out)
-	a.metrics.sent(a.provider.Name(), sendErr)
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
-	defer cancel()
-	return a.recordSend(rctx, it, res, sendErr)
+}
+
+// byTenant splits xs into runs of one tenant each, tenants in the order
+// they first appear, each run in the order given.
+func byTenant[T any](xs []T, tenantOf func(T) string) [][]T {
+	index := map[string]int{}
+	var groups [][]T
+	for _, x := range xs {
+		t := tenantOf(x)
+		i, ok := index[t]
+		if !ok {
+			i = len(groups)
+			index[t] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], x)
+	}
+	return groups
 }
 
 // senderNumber is the tenant's own sender number (local copy, else
@@ -98,110 +188,6 @@ func (a *App) senderNumber(ctx context.Context, tenantID string) (string, error)
 		return t.SMSNumber, nil
 	}
 	return a.sending.DefaultFrom, nil
-}
-
-// prepareSend checks the suppression list again (it may have changed since
-// the message was queued) and records the sender number. ok is false when
-// nothing is to be sent.
-func (a *App) prepareSend(ctx context.Context, it store.QueueItem, from string) (out sms.Outgoing, ok bool, err error) {
-	err = a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
-		m, err := tx.Message(ctx, it.MessageID, true)
-		if errors.Is(err, optin.ErrNotFound) {
-			return tx.Dequeue(ctx, it.MessageID)
-		}
-		if err != nil {
-			return err
-		}
-		if m.Status != optin.MessageQueued {
-			return tx.Dequeue(ctx, m.ID)
-		}
-		suppressed, err := tx.IsSuppressed(ctx, m.To, optin.ChannelSMS)
-		if err != nil {
-			return err
-		}
-		m.From = from
-		now := a.timestamp()
-		switch {
-		case suppressed:
-			m.Move(optin.MessageSuppressed, now)
-			return a.finish(ctx, tx, m)
-		case m.From == "":
-			m.Move(optin.MessageFailed, now)
-			m.FailureReason = "no_sender_number"
-			return a.finish(ctx, tx, m)
-		}
-		m.UpdatedAt = now
-		ok = true
-		out = sms.Outgoing{MessageID: m.ID, To: m.To, From: m.From, Body: m.Body,
-			StatusCallback: a.statusCallbackURL(it.TenantID, m.ID)}
-		return tx.UpdateMessage(ctx, m)
-	})
-	return out, ok && err == nil, err
-}
-
-// recordSend writes the provider's answer: sent (and delivered, for the
-// sink), a retry after a transient error while attempts remain, or failed.
-func (a *App) recordSend(ctx context.Context, it store.QueueItem, res sms.Result, sendErr error) error {
-	return a.store.Write(ctx, idempotency.Tx{}, it.TenantID, func(tx *store.Tx) error {
-		m, err := tx.Message(ctx, it.MessageID, true)
-		if err != nil {
-			return err
-		}
-		if m.Status != optin.MessageQueued {
-			return tx.Dequeue(ctx, m.ID)
-		}
-		m.Attempts++
-		now := a.timestamp()
-		if sendErr == nil {
-			return a.recordAccepted(ctx, tx, m, res, now)
-		}
-		perr := sms.AsError(sendErr)
-		m.FailureReason = perr.Reason
-		if perr.Transient && m.Attempts < a.sending.MaxAttempts {
-			m.UpdatedAt = now
-			if err := tx.UpdateMessage(ctx, m); err != nil {
-				return err
-			}
-			return tx.Enqueue(ctx, m.ID, now.Add(a.retryDelay(m.Attempts, perr.RetryAfter)))
-		}
-		m.Move(optin.MessageFailed, now)
-		if err := a.finish(ctx, tx, m); err != nil {
-			return err
-		}
-		return a.afterPermanentFailure(ctx, tx, m, perr)
-	})
-}
-
-// recordAccepted marks a message the provider took: sent, and delivered
-// when the provider says so at once.
-func (a *App) recordAccepted(ctx context.Context, tx *store.Tx, m optin.Message, res sms.Result, now time.Time) error {
-	m.ProviderMessageID = res.ProviderMessageID
-	m.FailureReason = ""
-	m.Move(optin.MessageSent, now)
-	if res.Delivered {
-		// message.sent first, then finish announces delivered.
-		if err := publish(ctx, tx, messageEventType(m.Status), "", MessageEvent(m)); err != nil {
-			return err
-		}
-		// A microsecond later, so consumers that keep the latest update of
-		// a message (by updated_at) never take sent for the newer news.
-		m.Move(optin.MessageDelivered, now.Add(time.Microsecond))
-	}
-	if err := a.finish(ctx, tx, m); err != nil {
-		return err
-	}
-	return tx.RecordConversation(ctx, m.From, m.To, now)
-}
-
-// finish writes a message that left the queue and announces its status.
-func (a *App) finish(ctx context.Context, tx *store.Tx, m optin.Message) error {
-	if err := tx.UpdateMessage(ctx, m); err != nil {
-		return err
-	}
-	if err := tx.Dequeue(ctx, m.ID); err != nil {
-		return err
-	}
-	return publish(ctx, tx, messageEventType(m.Status), "", MessageEvent(m))
 }
 
 // retryDelay is the wait before the next provider call: RetryBase doubled

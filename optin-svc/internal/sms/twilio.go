@@ -33,11 +33,18 @@ type Twilio struct {
 	hc  *http.Client
 }
 
+// twilioIdleConns is how many connections to Twilio a nil hc keeps open:
+// the dispatcher makes up to 8 calls at a time, and with Go's default of 2
+// the others would each open (and handshake) a new one.
+const twilioIdleConns = 8
+
 // NewTwilio returns the Twilio adapter; a nil hc uses a client with a 15 s
-// timeout.
+// timeout that keeps twilioIdleConns connections open.
 func NewTwilio(cfg TwilioConfig, hc *http.Client) *Twilio {
 	if hc == nil {
-		hc = &http.Client{Timeout: twilioTimeout}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = twilioIdleConns
+		hc = &http.Client{Timeout: twilioTimeout, Transport: tr}
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Twilio{cfg: cfg, hc: hc}

@@ -125,17 +125,6 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 	return list, total, nil
 }
 
-// Enqueue schedules a provider call for a message of the tenant at due.
-func (t *Tx) Enqueue(ctx context.Context, messageID string, due time.Time) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO send_queue (message_id, tenant_id, due_at) VALUES ($1, $2, $3)
-		ON CONFLICT (message_id) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL`,
-		messageID, t.tenantID, due)
-	if err != nil {
-		return fmt.Errorf("queueing message: %w", err)
-	}
-	return nil
-}
-
 // EnqueueAll schedules a provider call at due for each of the tenant's
 // messages messageIDs, in one statement.
 func (t *Tx) EnqueueAll(ctx context.Context, messageIDs []string, due time.Time) error {
@@ -148,27 +137,6 @@ func (t *Tx) EnqueueAll(ctx context.Context, messageIDs []string, due time.Time)
 		messageIDs, t.tenantID, due)
 	if err != nil {
 		return fmt.Errorf("queueing %d messages: %w", len(messageIDs), err)
-	}
-	return nil
-}
-
-// Dequeue removes a message from the send queue.
-func (t *Tx) Dequeue(ctx context.Context, messageID string) error {
-	if _, err := t.tx.Exec(ctx, `DELETE FROM send_queue WHERE message_id = $1`, messageID); err != nil {
-		return fmt.Errorf("dequeueing message: %w", err)
-	}
-	return nil
-}
-
-// RecordConversation remembers that the tenant last wrote to a number from
-// a sender number.
-func (t *Tx) RecordConversation(ctx context.Context, from, to string, at time.Time) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO conversations (from_phone, to_phone, tenant_id, last_sent_at)
-		VALUES ($1, $2, $3, $4)
-		ON CONFLICT (from_phone, to_phone) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, last_sent_at = EXCLUDED.last_sent_at
-		WHERE conversations.last_sent_at <= EXCLUDED.last_sent_at`, from, to, t.tenantID, at)
-	if err != nil {
-		return fmt.Errorf("recording conversation: %w", err)
 	}
 	return nil
 }

@@ -91,13 +91,14 @@ func (t *Tx) IsSuppressed(ctx context.Context, phone, channel string) (bool, err
 }
 
 // SuppressedAmong returns which of phones may not receive messages on
-// the channel, in one statement.
+// the channel, in one statement (SuppressedAmongSQL: one probe of the
+// suppression key per number).
 func (t *Tx) SuppressedAmong(ctx context.Context, phones []string, channel string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(phones) == 0 {
 		return out, nil
 	}
-	rows, err := t.tx.Query(ctx, `SELECT phone FROM suppressions WHERE channel = $2 AND phone = ANY($1::text[])`, phones, channel)
+	rows, err := t.tx.Query(ctx, SuppressedAmongSQL, phones, channel)
 	if err != nil {
 		return nil, fmt.Errorf("checking suppressions: %w", err)
 	}
