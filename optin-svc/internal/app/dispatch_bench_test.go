@@ -39,17 +39,17 @@ func benchmarkDispatch(b *testing.B, n int) {
 		round++
 		err := st.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error {
 			now := time.Now().UTC().Truncate(time.Microsecond)
-			msgs, queue := make([]optin.Message, n), make([]string, n)
+			msgs, queue := make([]optin.Message, n), make([]store.Due, n)
 			for i := range n {
 				msgs[i] = optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification",
 					To: fmt.Sprintf("+1415%03d%04d", round%1000, (round/1000+i)%10000), Body: "Your invoice is due.", Status: optin.MessageQueued,
 					Provider: "sink", CreatedAt: now, UpdatedAt: now}
-				queue[i] = msgs[i].ID
+				queue[i] = store.Due{MessageID: msgs[i].ID, At: now}
 			}
 			if _, err := tx.InsertMessages(ctx, msgs); err != nil {
 				return err
 			}
-			if err := tx.EnqueueAll(ctx, queue, now); err != nil {
+			if err := tx.EnqueueMessages(ctx, queue); err != nil {
 				return err
 			}
 			return nil

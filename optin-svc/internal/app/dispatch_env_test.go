@@ -130,7 +130,7 @@ func (e *dispatchEnv) queue(t *testing.T, tenant, to string) string {
 		if _, err := tx.InsertMessages(context.Background(), []optin.Message{m}); err != nil {
 			return err
 		}
-		return tx.EnqueueAll(context.Background(), []string{m.ID}, now)
+		return tx.EnqueueMessages(context.Background(), []store.Due{{MessageID: m.ID, At: now}})
 	})
 	if err != nil {
 		t.Fatalf("queueing a message: %v", err)

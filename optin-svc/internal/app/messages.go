@@ -76,14 +76,14 @@ func (a *App) recordMessages(ctx context.Context, tx *store.Tx, reqs []MessageRe
 	if err != nil {
 		return 0, err
 	}
-	var queue []string
+	var queue []store.Due
 	envs := make([]events.Envelope, 0, len(stored))
 	for _, m := range msgs {
 		if !stored[m.ID] {
 			continue
 		}
 		if m.Status == optin.MessageQueued {
-			queue = append(queue, m.ID)
+			queue = append(queue, store.Due{MessageID: m.ID, At: now})
 		}
 		env, err := newEvent(ctx, tx.TenantID(), messageEventType(m.Status), requestIDs[m.NotificationID], MessageEvent(m))
 		if err != nil {
@@ -91,7 +91,7 @@ func (a *App) recordMessages(ctx context.Context, tx *store.Tx, reqs []MessageRe
 		}
 		envs = append(envs, env)
 	}
-	if err := tx.EnqueueAll(ctx, queue, now); err != nil {
+	if err := tx.EnqueueMessages(ctx, queue); err != nil {
 		return 0, err
 	}
 	return len(queue), tx.PublishAll(ctx, envs)

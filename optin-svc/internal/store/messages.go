@@ -124,19 +124,3 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 	}
 	return list, total, nil
 }
-
-// EnqueueAll schedules a provider call at due for each of the tenant's
-// messages messageIDs, in one statement.
-func (t *Tx) EnqueueAll(ctx context.Context, messageIDs []string, due time.Time) error {
-	if len(messageIDs) == 0 {
-		return nil
-	}
-	_, err := t.tx.Exec(ctx, `INSERT INTO send_queue (message_id, tenant_id, due_at)
-		SELECT id, $2, $3 FROM unnest($1::text[]) AS id
-		ON CONFLICT (message_id) DO UPDATE SET due_at = EXCLUDED.due_at, leased_until = NULL`,
-		messageIDs, t.tenantID, due)
-	if err != nil {
-		return fmt.Errorf("queueing %d messages: %w", len(messageIDs), err)
-	}
-	return nil
-}
