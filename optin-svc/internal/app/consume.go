@@ -23,8 +23,7 @@ func ConsumedTopics() []string {
 // An error fails the whole batch, which is retried: the inbox makes the
 // retry skip the tenants whose events committed before it.
 func (a *App) HandleBatch(ctx context.Context, batch []events.Envelope) error {
-	var tenants []string
-	byTenant := map[string][]events.Envelope{}
+	var notifications []events.Envelope
 	for _, env := range batch {
 		switch env.Type {
 		case events.TypeTenantUpdated:
@@ -37,14 +36,11 @@ func (a *App) HandleBatch(ctx context.Context, batch []events.Envelope) error {
 				a.log.Error("skipping a notification of a malformed tenant id", "event_id", env.ID)
 				continue
 			}
-			if _, ok := byTenant[env.TenantID]; !ok {
-				tenants = append(tenants, env.TenantID)
-			}
-			byTenant[env.TenantID] = append(byTenant[env.TenantID], env)
+			notifications = append(notifications, env)
 		}
 	}
-	for _, tenant := range tenants {
-		if err := a.RequestNotifications(ctx, tenant, byTenant[tenant]); err != nil {
+	for _, g := range events.ByTenant(notifications, func(env events.Envelope) string { return env.TenantID }) {
+		if err := a.RequestNotifications(ctx, g.TenantID, g.Items); err != nil {
 			return err
 		}
 	}

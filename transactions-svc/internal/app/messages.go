@@ -16,8 +16,9 @@ const MessagesConsumer = "transactions-svc.messages"
 
 // reported is a message.* event this service applies.
 type reported struct {
-	eventID string
-	m       events.Message
+	eventID  string
+	tenantID string
+	m        events.Message
 }
 
 // ApplyMessages keeps transactions' latest_message, and the state of the
@@ -35,20 +36,14 @@ type reported struct {
 // the error is returned: the consumer retries the whole batch, and the
 // inbox skips what is in already.
 func (a *App) ApplyMessages(ctx context.Context, batch []events.Envelope) error {
-	var tenants []string
-	groups := map[string][]reported{}
+	var list []reported
 	for _, env := range batch {
-		r, ok := decodeMessage(env)
-		if !ok {
-			continue
+		if r, ok := decodeMessage(env); ok {
+			list = append(list, r)
 		}
-		if _, seen := groups[env.TenantID]; !seen {
-			tenants = append(tenants, env.TenantID)
-		}
-		groups[env.TenantID] = append(groups[env.TenantID], r)
 	}
-	for _, tenantID := range tenants {
-		if err := a.applyMessages(ctx, tenantID, groups[tenantID]); err != nil {
+	for _, g := range events.ByTenant(list, func(r reported) string { return r.tenantID }) {
+		if err := a.applyMessages(ctx, g.TenantID, g.Items); err != nil {
 			return err
 		}
 	}
@@ -75,7 +70,7 @@ func decodeMessage(env events.Envelope) (reported, bool) {
 			return reported{}, false
 		}
 	}
-	return reported{eventID: env.ID, m: m}, true
+	return reported{eventID: env.ID, tenantID: env.TenantID, m: m}, true
 }
 
 // applyMessages applies one tenant's messages, in order, in one

@@ -13,6 +13,7 @@ import (
 	"github.com/paylane/paylane/libs/apitime"
 	"github.com/paylane/paylane/libs/events"
 	"github.com/paylane/paylane/libs/ids"
+	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/webhook-svc/internal/store"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
 	"github.com/paylane/paylane/webhook-svc/internal/wire"
@@ -72,24 +73,25 @@ func (in *Ingester) HandleBatch(ctx context.Context, batch []events.Envelope) er
 	now := in.now().UTC().Truncate(time.Microsecond)
 	newID := func() string { return ids.NewAt(now) }
 	for _, g := range groups {
-		n, err := in.store.Ingest(ctx, g[0].TenantID, g, now, newID)
+		n, err := in.store.Ingest(ctx, g.TenantID, g.Items, now, newID)
 		if err != nil {
 			return err
 		}
 		if n > 0 {
 			in.queued()
-			in.log.Debug("events queued for delivery", "tenant_id", g[0].TenantID, "events", len(g), "deliveries", n)
+			in.log.Debug("events queued for delivery", "tenant_id", g.TenantID, "events", len(g.Items), "deliveries", n)
 		}
 	}
 	return nil
 }
 
 // byTenant renders the public events of batch and groups them by tenant.
-func byTenant(batch []events.Envelope) ([][]store.Event, error) {
-	var groups [][]store.Event
-	index := map[string]int{}
+// An event of a tenant id no tenant can have is skipped: its transaction
+// would fail on every retry and hold the batch back.
+func byTenant(batch []events.Envelope) ([]events.TenantGroup[store.Event], error) {
+	var list []store.Event
 	for _, env := range batch {
-		if !events.IsPublic(env.Type) || env.TenantID == "" {
+		if !events.IsPublic(env.Type) || tenancy.CheckTenantID(env.TenantID) != nil {
 			continue
 		}
 		body, err := Body(env)
@@ -98,15 +100,9 @@ func byTenant(batch []events.Envelope) ([][]store.Event, error) {
 		}
 		ev := store.Event{ID: env.ID, TenantID: env.TenantID, Type: env.Type, Body: body,
 			CreatedAt: env.OccurredAt, Patterns: webhook.PatternsFor(env.Type)}
-		i, ok := index[env.TenantID]
-		if !ok {
-			i = len(groups)
-			index[env.TenantID] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], ev)
+		list = append(list, ev)
 	}
-	return groups, nil
+	return events.ByTenant(list, func(ev store.Event) string { return ev.TenantID }), nil
 }
 
 // payload is the body every delivery of an event sends (contract section 9).
