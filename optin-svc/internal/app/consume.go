@@ -39,7 +39,7 @@ func (a *App) HandleBatch(ctx context.Context, batch []events.Envelope) error {
 			notifications = append(notifications, env)
 		}
 	}
-	for _, g := range events.ByTenant(notifications, func(env events.Envelope) string { return env.TenantID }) {
+	for _, g := range tenancy.ByTenant(notifications, func(env events.Envelope) string { return env.TenantID }) {
 		if err := a.RequestNotifications(ctx, g.TenantID, g.Items); err != nil {
 			return err
 		}

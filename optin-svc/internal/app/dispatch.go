@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -79,8 +80,8 @@ func (a *App) DispatchDue(ctx context.Context) (int, error) {
 	}
 	leased := time.Now()
 	var sends []*send
-	for _, group := range byTenant(items, func(it store.QueueItem) string { return it.TenantID }) {
-		sends = append(sends, a.prepare(ctx, group)...)
+	for _, g := range tenancy.ByTenant(items, func(it store.QueueItem) string { return it.TenantID }) {
+		sends = append(sends, a.prepare(ctx, g.Items)...)
 	}
 	answered := make(chan *send, len(sends))
 	go a.callProvider(ctx, sends, leased.Add(sendWindow), answered)
@@ -109,8 +110,8 @@ func (a *App) DispatchDue(ctx context.Context) (int, error) {
 
 // recordBatch records the answers of batch, a transaction a tenant.
 func (a *App) recordBatch(ctx context.Context, batch []*send) {
-	for _, group := range byTenant(batch, func(s *send) string { return s.tenantID }) {
-		a.record(ctx, group)
+	for _, g := range tenancy.ByTenant(batch, func(s *send) string { return s.tenantID }) {
+		a.record(ctx, g.Items)
 	}
 }
 
@@ -157,24 +158,6 @@ func (a *App) callProvider(ctx context.Context, sends []*send, until time.Time, 
 			answered <- s
 		}()
 	}
-}
-
-// byTenant splits xs into runs of one tenant each, tenants in the order
-// they first appear, each run in the order given.
-func byTenant[T any](xs []T, tenantOf func(T) string) [][]T {
-	index := map[string]int{}
-	var groups [][]T
-	for _, x := range xs {
-		t := tenantOf(x)
-		i, ok := index[t]
-		if !ok {
-			i = len(groups)
-			index[t] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], x)
-	}
-	return groups
 }
 
 // senderNumber is the tenant's own sender number (local copy, else

@@ -42,7 +42,7 @@ func (a *App) ApplyMessages(ctx context.Context, batch []events.Envelope) error 
 			list = append(list, r)
 		}
 	}
-	for _, g := range events.ByTenant(list, func(r reported) string { return r.tenantID }) {
+	for _, g := range tenancy.ByTenant(list, func(r reported) string { return r.tenantID }) {
 		if err := a.applyMessages(ctx, g.TenantID, g.Items); err != nil {
 			return err
 		}

@@ -88,7 +88,7 @@ func (in *Ingester) HandleBatch(ctx context.Context, batch []events.Envelope) er
 // byTenant renders the public events of batch and groups them by tenant.
 // An event of a tenant id no tenant can have is skipped: its transaction
 // would fail on every retry and hold the batch back.
-func byTenant(batch []events.Envelope) ([]events.TenantGroup[store.Event], error) {
+func byTenant(batch []events.Envelope) ([]tenancy.Group[store.Event], error) {
 	var list []store.Event
 	for _, env := range batch {
 		if !events.IsPublic(env.Type) || tenancy.CheckTenantID(env.TenantID) != nil {
@@ -102,7 +102,7 @@ func byTenant(batch []events.Envelope) ([]events.TenantGroup[store.Event], error
 			CreatedAt: env.OccurredAt, Patterns: webhook.PatternsFor(env.Type)}
 		list = append(list, ev)
 	}
-	return events.ByTenant(list, func(ev store.Event) string { return ev.TenantID }), nil
+	return tenancy.ByTenant(list, func(ev store.Event) string { return ev.TenantID }), nil
 }
 
 // payload is the body every delivery of an event sends (contract section 9).
