@@ -1,12 +1,15 @@
 package httpx
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paylane/paylane/libs/apierr"
+	"github.com/paylane/paylane/libs/ids"
 )
 
 // Query returns the text query parameter name, "" when it is absent. A
@@ -70,6 +73,37 @@ func (q *QueryReader) Text(name string) string {
 		return ""
 	}
 	return v
+}
+
+// IDs reads name as a comma-separated list of 1 to most ids (libs/ids),
+// each the id of a kind ("contact": "Each of the ids must be a contact
+// id."), for a route that reads many items by id at once. It returns them
+// sorted, each once; an absent or empty list, more than most ids or one
+// that is not an id reads as nil and is kept for Err, naming name.
+func (q *QueryReader) IDs(name string, most int, kind string) []string {
+	raw := q.Text(name)
+	if _, bad := q.problems[name]; bad {
+		return nil
+	}
+	var list []string
+	if raw != "" {
+		list = strings.Split(raw, ",")
+	}
+	switch {
+	case len(list) == 0:
+		q.add(apierr.Field(name, "The "+name+" field is required."))
+		return nil
+	case len(list) > most:
+		q.add(apierr.Field(name, "The "+name+" field must not have more than "+strconv.Itoa(most)+" items."))
+		return nil
+	}
+	for _, id := range list {
+		if !ids.Valid(id) {
+			q.add(apierr.Field(name, "Each of the "+name+" must be a "+kind+" id."))
+			return nil
+		}
+	}
+	return slices.Compact(slices.Sorted(slices.Values(list)))
 }
 
 func (q *QueryReader) add(err error) {

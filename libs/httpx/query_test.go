@@ -1,6 +1,7 @@
 package httpx_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -58,6 +59,59 @@ func TestQuery(t *testing.T) {
 				t.Errorf("code = %q", env.Error.Code)
 			}
 			if diff := cmp.Diff(tt.wantDetails, env.Error.Details); diff != "" {
+				t.Errorf("details (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestQueryIDs: a list of ids reads sorted and each once; an empty list,
+// too many ids, one that is not an id or a NUL is 422 naming the parameter.
+func TestQueryIDs(t *testing.T) {
+	t.Parallel()
+	const a, b = "01M8JE5E08PP108KMPPN0XY8QM", "01M8JE5E1K8SSF8RHZBHSDNPE9"
+	tests := []struct {
+		name, query string
+		want        []string
+		wantDetail  string
+	}{
+		{name: "sorted, each once", query: "?ids=" + b + "," + a + "," + b, want: []string{a, b}},
+		{name: "absent", query: "", wantDetail: "The ids field is required."},
+		{name: "empty", query: "?ids=", wantDetail: "The ids field is required."},
+		{name: "too many", query: "?ids=" + a + "," + a + "," + a + "," + b, wantDetail: "The ids field must not have more than 3 items."},
+		{name: "not an id", query: "?ids=" + a + ",x", wantDetail: "Each of the ids must be a widget id."},
+		{name: "lower case", query: "?ids=01m8je5e08pp108kmppn0xy8qm", wantDetail: "Each of the ids must be a widget id."},
+		{name: "trailing comma", query: "?ids=" + a + ",", wantDetail: "Each of the ids must be a widget id."},
+		{name: "NUL", query: "?ids=%00", wantDetail: "The ids field must not contain the NUL character."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			app := newApp(t, nil)
+			app.Get("/", func(c *fiber.Ctx) error {
+				q := httpx.Queries(c)
+				list := q.IDs("ids", 3, "widget")
+				if err := q.Err(); err != nil {
+					return err
+				}
+				return httpx.Data(c, 200, list)
+			})
+			resp, body := get(t, app, "/"+tt.query)
+			if tt.wantDetail == "" {
+				var got struct{ Data []string }
+				if resp.StatusCode != 200 || json.Unmarshal(body, &got) != nil {
+					t.Fatalf("status = %d (%s), want 200", resp.StatusCode, body)
+				}
+				if diff := cmp.Diff(tt.want, got.Data); diff != "" {
+					t.Errorf("ids (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if resp.StatusCode != 422 {
+				t.Fatalf("status = %d (%s), want 422", resp.StatusCode, body)
+			}
+			env := decodeEnvelope(t, body)
+			if diff := cmp.Diff(map[string][]string{"ids": {tt.wantDetail}}, env.Error.Details); diff != "" {
 				t.Errorf("details (-want +got):\n%s", diff)
 			}
 		})

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -29,13 +28,9 @@ func (h *Handlers) lookupContact(c *fiber.Ctx) error {
 // particular order; ids the tenant does not hold are left out.
 func (h *Handlers) contactsByID(c *fiber.Ctx) error {
 	qr := httpx.Queries(c)
-	raw := qr.Text("ids")
+	list := qr.IDs("ids", app.MaxContactsByID, "contact")
 	if err := qr.Err(); err != nil {
 		return err
-	}
-	var list []string
-	if raw != "" {
-		list = strings.Split(raw, ",")
 	}
 	found, err := h.app.ContactsByID(c.UserContext(), h.scope(c), list)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/paylane/paylane/libs/authz"
 	"github.com/paylane/paylane/libs/httpx"
 	"github.com/paylane/paylane/libs/idempotency"
+	"github.com/paylane/paylane/transactions-svc/internal/app"
 	"github.com/paylane/paylane/transactions-svc/internal/txn"
 	"github.com/paylane/paylane/transactions-svc/internal/wire"
 )
@@ -71,13 +72,9 @@ func (h *Handlers) notification(c *fiber.Ctx) error {
 // direction (403 otherwise, as for the single read).
 func (h *Handlers) notificationsByID(c *fiber.Ctx) error {
 	q := httpx.Queries(c)
-	raw := q.Text("ids")
+	list := q.IDs("ids", app.MaxNotificationsByID, "notification")
 	if err := q.Err(); err != nil {
 		return err
-	}
-	var list []string
-	if raw != "" {
-		list = strings.Split(raw, ",")
 	}
 	found, err := h.app.NotificationsByID(c.UserContext(), scope(c), list)
 	if err != nil {
