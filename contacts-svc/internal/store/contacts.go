@@ -117,9 +117,11 @@ type Filter struct {
 // come from contacts_list_idx (migration 00007) by an index-only scan past
 // the offset, before only the page's rows are read and joined to their
 // phones. A deep page of a large tenant then skips index entries, not
-// joined rows (docs/benchmarks.md, "Data growth").
+// joined rows (docs/benchmarks.md, "Data growth"); a page in the older
+// half of an exactly counted list skips the entries older than it, read
+// backward (listtotal.Window).
 func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]contact.Contact, listtotal.Total, error) {
-	count, page, args := contactsListSQL(f)
+	count, fromWhere, args := contactsListSQL(f)
 	args[0] = t.tenantID
 	total, err := t.store.lists.Count(ctx, t.tx, t.store.ListCap, t.tenantID, count, args...)
 	if err != nil {
@@ -130,7 +132,8 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 	if total.N == 0 || (!total.Estimated && offset >= total.N) {
 		return nil, total, nil
 	}
-	rows, err := t.tx.Query(ctx, page, append(args, limit, offset)...)
+	w := total.Window(limit, offset)
+	rows, err := t.tx.Query(ctx, contactsPageSQL(fromWhere, len(args)+2, w.Order()), append(args, w.Limit, w.Offset)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing contacts: %w", err)
 	}
@@ -142,10 +145,11 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 }
 
 // contactsListSQL returns the count statement (the rows of the list, one
-// per contact, as listtotal counts them) and the page statement of a list
-// filtered by f, and their arguments but the tenant ($1, left nil) and the
-// page's LIMIT and OFFSET (the two after the others).
-func contactsListSQL(f Filter) (count, page string, args []any) {
+// per contact, as listtotal counts them) and the FROM and WHERE of the
+// page statement (contactsPageSQL) of a list filtered by f, and their
+// arguments but the tenant ($1, left nil) and the page's LIMIT and OFFSET
+// (the two after the others).
+func contactsListSQL(f Filter) (count, fromWhere string, args []any) {
 	where, args := []string{"c.tenant_id = $1"}, []any{nil}
 	from := " FROM contacts c"
 	if f.Phone != "" {
@@ -161,18 +165,20 @@ func contactsListSQL(f Filter) (count, page string, args []any) {
 		where = append(where, "c.deleted_at IS NULL")
 	}
 	cond := " WHERE " + strings.Join(where, " AND ")
-	return "SELECT 1" + from + cond, contactsPageSQL(from+cond, len(args)+2), args
+	return "SELECT 1" + from + cond, from + cond, args
 }
 
 // contactsPageSQL selects the page of the contacts that fromWhere (FROM
 // contacts c ... WHERE ..., tenant $1) selects, newest first: LIMIT is
-// parameter n-1 and OFFSET parameter n. Each row of the page is read by
+// parameter n-1 and OFFSET parameter n, counted in order (a
+// listtotal.Window's: DESC from the newest, ASC from the oldest, by a
+// backward scan of the same index). Each row of the page is read by
 // its id in a lateral subquery, which the planner cannot merge into a join
 // (LIMIT 1): a join of the page with the tenant's contacts was a hash join
 // over every contact of the tenant when the planner took the tenant for a
 // small one (no statistics on tenant_id, migration 00006).
-func contactsPageSQL(fromWhere string, n int) string {
-	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY c.created_at DESC, c.id DESC LIMIT $" +
+func contactsPageSQL(fromWhere string, n int, order string) string {
+	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY c.created_at " + order + ", c.id " + order + " LIMIT $" +
 		strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
 	return "SELECT c.* FROM (" + page + ") page CROSS JOIN LATERAL (SELECT " + contactColumns + contactFrom +
 		" WHERE c.tenant_id = $1 AND c.id = page.id LIMIT 1) c ORDER BY page.created_at DESC, page.id DESC"

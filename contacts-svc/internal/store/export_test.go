@@ -16,8 +16,17 @@ const (
 // EstimateContacts is the store's estimate of a list above the cap.
 var EstimateContacts = estimateContacts
 
-// ContactsListSQL is the list's count and page statements of a filter.
-func ContactsListSQL(f Filter) (count, page string, args []any) { return contactsListSQL(f) }
+// ContactsListSQL is the list's count and page statements of a filter, the
+// page read from the newest end.
+func ContactsListSQL(f Filter) (count, page string, args []any) {
+	return ContactsListSQLOrder(f, "DESC")
+}
+
+// ContactsListSQLOrder is ContactsListSQL with the page read in order.
+func ContactsListSQLOrder(f Filter, order string) (count, page string, args []any) {
+	count, fromWhere, args := contactsListSQL(f)
+	return count, contactsPageSQL(fromWhere, len(args)+2, order), args
+}
 
 // The statements of a search: by comparing every live contact of the
 // tenant (what a search by name did before migration 00008, and what a

@@ -27,7 +27,8 @@ const listPlanRows = 20_000
 // of the tenant. Page 500 of 100 in a tenant of a million contacts read
 // 50,000 contacts and their phones before, by hash joins over the whole
 // tenant (docs/benchmarks.md, "Data growth"); there the ids come from an
-// index-only scan of contacts_list_idx.
+// index-only scan of contacts_list_idx, forward for a page read from the
+// newest end and backward for one read from the oldest (listtotal.Window).
 func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 	t.Parallel()
 	for _, size := range []int{listPlanRows} {
@@ -44,7 +45,7 @@ func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 			if _, err := pg.Pool(t, pg.OwnerDSN(t, dsn)).Exec(ctx, "VACUUM ANALYZE contacts, phones"); err != nil {
 				t.Fatal(err)
 			}
-			rows, page, args := store.ContactsListSQL(store.Filter{})
+			rows, _, args := store.ContactsListSQL(store.Filter{})
 			count := listtotal.DefaultCap.SQL(rows)
 			args[0] = tenantA
 			for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
@@ -58,23 +59,26 @@ func TestListReadsThePageThroughTheListIndex(t *testing.T) {
 						t.Errorf("count, %s: contacts read by %s %s, not through an index alone", mode, n.NodeType, n.Index)
 					}
 				})
-				listed := 0
-				testkit.ExplainPrepared(t, pool, tenantA, mode, "", page, append(args, 100, size/2)...).Walk(func(n testkit.PlanNode) {
-					switch {
-					case n.Index == "contacts_list_idx" && (n.NodeType == "Index Only Scan" || n.NodeType == "Bitmap Index Scan"):
-						listed++
-					case n.NodeType == "Bitmap Index Scan":
-						t.Errorf("page, %s: the tenant's contacts found by %s (Index Cond %q)", mode, n.Index, n.IndexCond)
-					case n.Relation == "contacts" && n.NodeType == "Bitmap Heap Scan":
-						// the ids of the page, read through its bitmap
-					case n.Relation == "contacts" && n.Index == "contacts_pkey" && strings.HasPrefix(n.IndexCond, "(id = "):
-					case n.Relation == "phones" && n.Index == "phones_pkey" && strings.HasSuffix(n.IndexCond, ".phone_id)"):
-					case n.Relation != "":
-						t.Errorf("page, %s: %s read by %s %s (Index Cond %q)", mode, n.Relation, n.NodeType, n.Index, n.IndexCond)
+				for _, order := range []string{"DESC", "ASC"} {
+					_, page, _ := store.ContactsListSQLOrder(store.Filter{}, order)
+					listed := 0
+					testkit.ExplainPrepared(t, pool, tenantA, mode, "", page, append(args, 100, size/2)...).Walk(func(n testkit.PlanNode) {
+						switch {
+						case n.Index == "contacts_list_idx" && (n.NodeType == "Index Only Scan" || n.NodeType == "Bitmap Index Scan"):
+							listed++
+						case n.NodeType == "Bitmap Index Scan":
+							t.Errorf("page, %s: the tenant's contacts found by %s (Index Cond %q)", mode, n.Index, n.IndexCond)
+						case n.Relation == "contacts" && n.NodeType == "Bitmap Heap Scan":
+							// the ids of the page, read through its bitmap
+						case n.Relation == "contacts" && n.Index == "contacts_pkey" && strings.HasPrefix(n.IndexCond, "(id = "):
+						case n.Relation == "phones" && n.Index == "phones_pkey" && strings.HasSuffix(n.IndexCond, ".phone_id)"):
+						case n.Relation != "":
+							t.Errorf("page, %s: %s read by %s %s (Index Cond %q)", mode, n.Relation, n.NodeType, n.Index, n.IndexCond)
+						}
+					})
+					if listed != 1 {
+						t.Errorf("page %s, %s: %d scans of contacts_list_idx, want 1", order, mode, listed)
 					}
-				})
-				if listed != 1 {
-					t.Errorf("page, %s: %d scans of contacts_list_idx, want 1", mode, listed)
 				}
 			}
 		})

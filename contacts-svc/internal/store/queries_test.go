@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,6 +90,61 @@ func TestContactsListNewestFirstWithFilters(t *testing.T) {
 				t.Errorf("ids (-want +got):\n%s total = %+v, want %d (estimated: %v)", diff, total, tt.wantTotal, estimated)
 			}
 		})
+	}
+}
+
+// TestContactsPagesFromEitherEndAreTheList: the pages of an exactly
+// counted list, those past its middle read from the oldest end
+// (listtotal.Window), are the list newest first, with contacts created in
+// the same instant ordered by id as on the first page.
+func TestContactsPagesFromEitherEndAreTheList(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	base := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	const n = 23
+	var all []string // newest first, then by id, descending
+	for i := range n { // three at a time in the same instant
+		c := mustInsert(t, s, tenantA, newContact(fmt.Sprintf("+1415555%04d", i), nil, "Ada", base.Add(time.Duration(i/3)*time.Second)))
+		all = append(all, fmt.Sprintf("%02d %s", i/3, c.ID))
+	}
+	slices.Sort(all)
+	slices.Reverse(all)
+	for i, k := range all {
+		all[i] = strings.Fields(k)[1]
+	}
+	var first []string
+	if err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+		list, _, err := tx.Contacts(ctx, store.Filter{}, n, 0)
+		for _, c := range list {
+			first = append(first, c.ID)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(all, first); diff != "" {
+		t.Fatalf("one page of %d (-want +got):\n%s", n, diff)
+	}
+	for _, limit := range []int{1, 4, 5, 22} {
+		var paged []string
+		for offset := 0; offset < n; offset += limit {
+			if err := s.Read(ctx, tenantA, func(tx *store.Tx) error {
+				list, total, err := tx.Contacts(ctx, store.Filter{}, limit, offset)
+				if total != listtotal.Exact(n) {
+					t.Errorf("limit %d, offset %d: total %+v", limit, offset, total)
+				}
+				for _, c := range list {
+					paged = append(paged, c.ID)
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff(first, paged); diff != "" {
+			t.Errorf("pages of %d, joined (-one page +pages):\n%s", limit, diff)
+		}
 	}
 }
 
