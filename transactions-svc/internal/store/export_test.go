@@ -2,9 +2,11 @@ package store
 
 import "github.com/paylane/paylane/transactions-svc/internal/txn"
 
-// ListSQL is a list's count and page statements (the plan test explains
-// them).
-func ListSQL(d txn.Direction, f Filter) (count, page string, args []any) { return listSQL(d, f) }
+// ListSQL is a list's count and page statements, the page read in order
+// (the plan test explains them).
+func ListSQL(d txn.Direction, f Filter, order string) (count, page string, args []any) {
+	return listSQL(d, f, order)
+}
 
 // BatchRowsSQL is the lookup of a chunk's recorded rows.
 const BatchRowsSQL = batchRowsSQL

@@ -68,7 +68,9 @@ func listFrom(d txn.Direction, f Filter) string {
 // listSQL returns the count statement (a row per matching item, for
 // listtotal) and the page statement of a list of direction d filtered by
 // f, and their arguments but the page's LIMIT and OFFSET (the two after
-// the others).
+// the others). The page's OFFSET is counted in order (a listtotal.Window's:
+// DESC from the newest, ASC from the oldest by a backward scan of the same
+// index); its rows come newest first either way.
 //
 // The page finds its ids in the list's index first, like the count, and
 // joins only those items to their transactions, each in a lateral subquery
@@ -78,11 +80,11 @@ func listFrom(d txn.Direction, f Filter) string {
 // dear as reading the whole range, and the generic plan of pgx's statement
 // cache, a parallel scan with a worker start per request, won (18-21 ms for
 // created_since against 0.3 ms; docs/benchmarks.md, "Data growth").
-func listSQL(d txn.Direction, f Filter) (count, page string, args []any) {
+func listSQL(d txn.Direction, f Filter, order string) (count, page string, args []any) {
 	where, args := f.where()
 	from := listFrom(d, f)
-	ids := fmt.Sprintf("SELECT c.id, c.created_at%s WHERE %s ORDER BY c.created_at DESC, c.id DESC LIMIT $%d OFFSET $%d",
-		from, where, len(args)+1, len(args)+2)
+	ids := fmt.Sprintf("SELECT c.id, c.created_at%s WHERE %s ORDER BY c.created_at %s, c.id %s LIMIT $%d OFFSET $%d",
+		from, where, order, order, len(args)+1, len(args)+2)
 	page = "SELECT x.* FROM (" + ids + ") page CROSS JOIN LATERAL (" + selectItems(d) +
 		" WHERE c.id = page.id LIMIT 1) x ORDER BY page.created_at DESC, page.id DESC"
 	return "SELECT 1" + from + " WHERE " + where, page, args
@@ -90,14 +92,19 @@ func listSQL(d txn.Direction, f Filter) (count, page string, args []any) {
 
 // ListItems returns a page of the live items of direction d matching f,
 // newest first, and how many match in all (listtotal: exact up to the
-// store's ListCap, estimated above it).
+// store's ListCap, estimated above it). A page in the older half of an
+// exact total is read from the oldest end (listtotal.Window).
 func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, listtotal.Total, error) {
-	count, q, args := listSQL(d, f)
+	count, q, args := listSQL(d, f, "DESC")
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting %ss: %w", d, err)
 	}
-	rows, err := t.tx.Query(ctx, q, append(args, limit, offset)...)
+	w := total.Window(limit, offset)
+	if w.Reverse {
+		_, q, _ = listSQL(d, f, w.Order())
+	}
+	rows, err := t.tx.Query(ctx, q, append(args, w.Limit, w.Offset)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing %ss: %w", d, err)
 	}

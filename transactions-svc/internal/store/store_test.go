@@ -157,6 +157,25 @@ func TestListItemsFiltersAndOrders(t *testing.T) {
 					(!estimated && total.N != len(want)) || (estimated && total.N < 2) {
 					t.Errorf("ids (-want +got):\n%s total %+v", diff, total)
 				}
+				// Pages of two, those past the middle of an exact total
+				// read from the oldest end (listtotal.Window), join to
+				// the same list.
+				var paged []string
+				for offset := 0; offset < len(want); offset += 2 {
+					err := st.Read(ctx, "T1", func(tx *store.Tx) error {
+						page, _, err := tx.ListItems(ctx, txn.Receivable, tt.f, 2, offset)
+						for _, it := range page {
+							paged = append(paged, it.ID)
+						}
+						return err
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if diff := cmp.Diff(want, paged); diff != "" {
+					t.Errorf("pages of 2 (-want +got):\n%s", diff)
+				}
 			})
 		}
 	}
