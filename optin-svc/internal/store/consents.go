@@ -80,23 +80,40 @@ type ConsentFilter struct {
 
 // ListConsents returns one page of the tenant's consents, newest
 // consented_at first, and the total (listtotal: exact up to the store's
-// ListCap, estimated above it).
+// ListCap, estimated above it). A page in the older half of an exact total
+// is read from the oldest end (listtotal.Window).
 func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, listtotal.Total, error) {
-	const where = ` WHERE ($1 = '' OR status = $1) AND ($2 = '' OR opt_in_code_id = $2)
-		AND ($3 = '' OR contact_id = $3) AND ($4::timestamptz IS NULL OR consented_at >= $4)`
-	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM consents`+where,
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM consents`+consentsWhere,
 		f.Status, f.OptInCodeID, f.ContactID, f.Since)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting consents: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+consentColumns+` FROM consents`+where+`
-		ORDER BY consented_at DESC, id DESC LIMIT $5 OFFSET $6`,
-		f.Status, f.OptInCodeID, f.ContactID, f.Since, limit, offset)
+	w := total.Window(limit, offset)
+	rows, err := t.tx.Query(ctx, consentsPageSQL(w.Order()),
+		f.Status, f.OptInCodeID, f.ContactID, f.Since, w.Limit, w.Offset)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing consents: %w", err)
 	}
 	list, err := collectConsents(rows, "listing consents")
 	return list, total, err
+}
+
+// consentsWhere is the condition of ListConsents: status, opt-in code,
+// contact and since ($1 to $4), each when not empty.
+const consentsWhere = ` WHERE ($1 = '' OR status = $1) AND ($2 = '' OR opt_in_code_id = $2)
+		AND ($3 = '' OR contact_id = $3) AND ($4::timestamptz IS NULL OR consented_at >= $4)`
+
+// consentsPageSQL is the page statement of ListConsents: LIMIT $5 rows
+// after skipping OFFSET $6 in order (a listtotal.Window's: DESC from the
+// newest through consents_list_idx, ASC from the oldest by a backward scan
+// of it), the rows newest first either way.
+func consentsPageSQL(order string) string {
+	page := `SELECT ` + consentColumns + ` FROM consents` + consentsWhere + `
+		ORDER BY consented_at ` + order + `, id ` + order + ` LIMIT $5 OFFSET $6`
+	if order == "DESC" {
+		return page
+	}
+	return `SELECT * FROM (` + page + `) page ORDER BY consented_at DESC, id DESC`
 }
 
 // ConsentCounts are how many consents of an opt-in code are in each status.

@@ -107,14 +107,16 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 
 // ListMessages returns one page of the tenant's messages, newest first,
 // only those to the number when to is not empty, and the total (listtotal:
-// exact up to the store's ListCap, estimated above it).
+// exact up to the store's ListCap, estimated above it). A page in the
+// older half of an exact total is read from the oldest end
+// (listtotal.Window).
 func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM messages WHERE ($1 = '' OR to_phone = $1)`, to)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+messageColumns+` FROM messages WHERE ($1 = '' OR to_phone = $1)
-		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, to, limit, offset)
+	w := total.Window(limit, offset)
+	rows, err := t.tx.Query(ctx, messagesPageSQL(w.Order()), to, w.Limit, w.Offset)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
@@ -123,4 +125,17 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
 	return list, total, nil
+}
+
+// messagesPageSQL is the page statement of ListMessages: LIMIT $2
+// messages (to the number $1 unless it is empty) after skipping OFFSET $3
+// in order (a listtotal.Window's: DESC from the newest, ASC from the
+// oldest by a backward scan of the same index), newest first either way.
+func messagesPageSQL(order string) string {
+	page := `SELECT ` + messageColumns + ` FROM messages WHERE ($1 = '' OR to_phone = $1)
+		ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $2 OFFSET $3`
+	if order == "DESC" {
+		return page
+	}
+	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
 }

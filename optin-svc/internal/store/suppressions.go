@@ -133,14 +133,15 @@ func (t *Tx) DeleteSuppression(ctx context.Context, id string) error {
 
 // ListSuppressions returns one page of a channel's entries, newest first,
 // and the channel's total (listtotal: exact up to the store's ListCap,
-// estimated above it).
+// estimated above it). A page in the older half of an exact total is read
+// from the oldest end (listtotal.Window).
 func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset int) ([]optin.Suppression, listtotal.Total, error) {
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM suppressions WHERE channel = $1`, channel)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting suppressions: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+suppressionColumns+` FROM suppressions WHERE channel = $1
-		ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, channel, limit, offset)
+	w := total.Window(limit, offset)
+	rows, err := t.tx.Query(ctx, suppressionsPageSQL(w.Order()), channel, w.Limit, w.Offset)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing suppressions: %w", err)
 	}
@@ -149,4 +150,17 @@ func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset
 		return nil, listtotal.Total{}, fmt.Errorf("listing suppressions: %w", err)
 	}
 	return list, total, nil
+}
+
+// suppressionsPageSQL is the page statement of ListSuppressions: a
+// channel's ($1) LIMIT $2 entries after skipping OFFSET $3 in order (a
+// listtotal.Window's: DESC from the newest through suppressions_list_idx,
+// ASC from the oldest by a backward scan of it), newest first either way.
+func suppressionsPageSQL(order string) string {
+	page := `SELECT ` + suppressionColumns + ` FROM suppressions WHERE channel = $1
+		ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $2 OFFSET $3`
+	if order == "DESC" {
+		return page
+	}
+	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
 }
