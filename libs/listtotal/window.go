@@ -1,8 +1,10 @@
 package listtotal
 
-// Window is how a store reads one page of a newest-first list: Limit rows
-// after skipping Offset, newest first, or, when Reverse, oldest first (the
-// store flips its ORDER BY and orders the rows it found back newest first).
+// Window is how a store reads one page of a newest-first list (or of any
+// list in a fixed order, its first rows the newest): Limit rows after
+// skipping Offset, in the list's order, or, when Reverse, in the opposite
+// order (the store flips every key of its ORDER BY and puts the rows it
+// found back in the list's order).
 type Window struct {
 	Limit, Offset int
 	Reverse       bool
@@ -28,7 +30,8 @@ func (t Total) Window(limit, offset int) Window {
 }
 
 // Order is the direction of the window's ORDER BY on the list's
-// newest-first keys: "DESC", or "ASC" when Reverse.
+// newest-first keys: "DESC", or "ASC" when Reverse. A list in ascending
+// order flips its keys to DESC when Reverse instead.
 func (w Window) Order() string {
 	if w.Reverse {
 		return "ASC"
