@@ -138,19 +138,19 @@ type ListFilter struct {
 
 // ListBatches returns a page of the tenant's batches, newest first, and
 // how many match in all (listtotal: exact up to the store's ListCap,
-// estimated above it).
+// estimated above it). A page in the older half of an exact total is read
+// from the oldest end (listtotal.Window).
 func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, listtotal.Total, error) {
 	types := make([]string, len(f.Types))
 	for i, ty := range f.Types {
 		types[i] = string(ty)
 	}
-	const where = ` WHERE type = ANY($1) AND ($2 = '' OR status = $2)`
-	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batches`+where, types, string(f.Status))
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batches`+batchesWhere, types, string(f.Status))
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+headerColumns+` FROM batches`+where+
-		` ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, types, string(f.Status), f.Limit, f.Offset)
+	w := total.Window(f.Limit, f.Offset)
+	rows, err := t.tx.Query(ctx, batchesPageSQL(w.Order()), types, string(f.Status), w.Limit, w.Offset)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
@@ -169,16 +169,34 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 	return out, total, nil
 }
 
+// batchesWhere is the condition of ListBatches: of the types $1, in the
+// status $2 unless it is empty.
+const batchesWhere = ` WHERE type = ANY($1) AND ($2 = '' OR status = $2)`
+
+// batchesPageSQL is the page statement of ListBatches: LIMIT $3 batches
+// after skipping OFFSET $4 in order (a listtotal.Window's: DESC from the
+// newest through batches_list_idx, ASC from the oldest by a backward scan
+// of it), newest first either way.
+func batchesPageSQL(order string) string {
+	page := `SELECT ` + headerColumns + ` FROM batches` + batchesWhere +
+		` ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $3 OFFSET $4`
+	if order == "DESC" {
+		return page
+	}
+	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+}
+
 // RowErrors returns a page of the batch's row errors in ascending
 // row_index order, and how many it has in all (listtotal: a batch of
-// 10,000 rows may have more errors than the cap).
+// 10,000 rows may have more errors than the cap). A page in the later half
+// of an exact total is read from the end (listtotal.Window).
 func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) ([]batch.RowError, listtotal.Total, error) {
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batch_errors WHERE batch_id = $1`, batchID)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting row errors: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT row_index, external_id, field, message FROM batch_errors
-		 WHERE batch_id = $1 ORDER BY row_index, seq LIMIT $2 OFFSET $3`, batchID, limit, offset)
+	w := total.Window(limit, offset)
+	rows, err := t.tx.Query(ctx, rowErrorsPageSQL(w.Reverse), batchID, w.Limit, w.Offset)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing row errors: %w", err)
 	}
@@ -195,4 +213,19 @@ func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) (
 		return nil, listtotal.Total{}, fmt.Errorf("listing row errors: %w", err)
 	}
 	return out, total, nil
+}
+
+// rowErrorsPageSQL is the page statement of RowErrors: a batch's ($1)
+// LIMIT $2 row errors after skipping OFFSET $3 in the list's order,
+// row_index then seq ascending, or, reverse, from the end (both keys
+// descending, a backward scan of the primary key; listtotal.Window), in
+// the list's order either way.
+func rowErrorsPageSQL(reverse bool) string {
+	if !reverse {
+		return `SELECT row_index, external_id, field, message FROM batch_errors
+		 WHERE batch_id = $1 ORDER BY row_index, seq LIMIT $2 OFFSET $3`
+	}
+	return `SELECT row_index, external_id, field, message FROM (SELECT row_index, seq, external_id, field, message
+		FROM batch_errors WHERE batch_id = $1 ORDER BY row_index DESC, seq DESC LIMIT $2 OFFSET $3) page
+		ORDER BY row_index, seq`
 }
