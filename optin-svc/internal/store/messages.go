@@ -111,12 +111,14 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 // older half of an exact total is read from the oldest end
 // (listtotal.Window).
 func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
-	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM messages WHERE ($1 = '' OR to_phone = $1)`, to)
+	count, _, args := messagesSQL(to, "DESC")
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, messagesPageSQL(w.Order()), to, w.Limit, w.Offset)
+	_, page, _ := messagesSQL(to, w.Order())
+	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
@@ -127,15 +129,25 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 	return list, total, nil
 }
 
-// messagesPageSQL is the page statement of ListMessages: LIMIT $2
-// messages (to the number $1 unless it is empty) after skipping OFFSET $3
-// in order (a listtotal.Window's: DESC from the newest, ASC from the
-// oldest by a backward scan of the same index), newest first either way.
-func messagesPageSQL(order string) string {
-	page := `SELECT ` + messageColumns + ` FROM messages WHERE ($1 = '' OR to_phone = $1)
-		ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $2 OFFSET $3`
-	if order == "DESC" {
-		return page
+// messagesSQL returns the count statement (a row per matching message, for
+// listtotal) and the page statement of ListMessages, to the number to
+// unless it is empty, and their arguments but the page's LIMIT and OFFSET
+// (the two after the others). The condition on the number is in the text
+// only when it filters: as ($1 = '' OR to_phone = $1), the generic plan of
+// pgx's statement cache walked messages_created_idx through the tenant
+// with a filter instead of reading messages_to_idx. The page skips OFFSET
+// rows in order (a listtotal.Window's: DESC from the newest, ASC from the
+// oldest by a backward scan of the same index); its rows come newest first
+// either way.
+func messagesSQL(to, order string) (count, page string, args []any) {
+	where := ""
+	if to != "" {
+		where, args = " WHERE to_phone = $1", []any{to}
 	}
-	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	page = fmt.Sprintf(`SELECT `+messageColumns+` FROM messages%s
+		ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`, where, order, order, len(args)+1, len(args)+2)
+	if order != "DESC" {
+		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	}
+	return `SELECT 1 FROM messages` + where, page, args
 }
