@@ -14,10 +14,11 @@ import (
 // walks consents_list_idx (forward for the newest end, backward for the
 // oldest, listtotal.Window) and the page of the messages to a number reads
 // messages_to_idx, in the generic plan pgx's statement cache switches to
-// as in a custom plan. With each filter in the text as ($1 = '' OR ...),
-// the generic plans read the whole tenant: its consents through
-// consents_phone_idx and a sort of them, its messages through
-// messages_created_idx with the number as a filter.
+// as in a custom plan. With each filter in the text as "column = $n
+// unless $n is empty", the generic plans read the whole tenant: all its
+// consents (through consents_phone_idx or a sequential scan) and a sort of
+// them, its messages through messages_created_idx with the number as a
+// filter.
 func TestListPagesReadTheirIndex(t *testing.T) {
 	t.Parallel()
 	pg := testkit.PG(t)

@@ -133,9 +133,9 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 // listtotal) and the page statement of ListMessages, to the number to
 // unless it is empty, and their arguments but the page's LIMIT and OFFSET
 // (the two after the others). The condition on the number is in the text
-// only when it filters: as ($1 = '' OR to_phone = $1), the generic plan of
-// pgx's statement cache walked messages_created_idx through the tenant
-// with a filter instead of reading messages_to_idx. The page skips OFFSET
+// only when it filters: as "to_phone = $1 unless $1 is empty", the
+// generic plan of pgx's statement cache walked messages_created_idx
+// through the tenant with a filter instead of reading messages_to_idx. The page skips OFFSET
 // rows in order (a listtotal.Window's: DESC from the newest, ASC from the
 // oldest by a backward scan of the same index); its rows come newest first
 // either way.
