@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -19,12 +20,14 @@ type DeliveryFilter struct {
 // the store's ListCap, estimated above it). A page in the older half of an
 // exact total is read from the oldest end (listtotal.Window).
 func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, listtotal.Total, error) {
-	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1`+deliveriesWhere, endpointID, f.Status, f.EventType)
+	count, _, args := deliveriesSQL(endpointID, f, "DESC")
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting deliveries: %w", err)
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, deliveriesPageSQL(w.Order()), endpointID, f.Status, f.EventType, w.Limit, w.Offset)
+	_, page, _ := deliveriesSQL(endpointID, f, w.Order())
+	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing deliveries: %w", err)
 	}
@@ -57,22 +60,38 @@ func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFi
 	return out, total, nil
 }
 
-// deliveriesWhere is the FROM and WHERE of ListDeliveries: an endpoint's
-// ($1) deliveries, of a status ($2) and an event type ($3) when not empty.
-const deliveriesWhere = ` FROM deliveries WHERE endpoint_id = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR event_type = $3)`
-
-// deliveriesPageSQL is the page statement of ListDeliveries: LIMIT $4
-// deliveries after skipping OFFSET $5 in order (a listtotal.Window's: DESC
-// from the newest through deliveries_listed, ASC from the oldest by a
-// backward scan of it), newest first either way.
-func deliveriesPageSQL(order string) string {
-	page := `SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
-		response_status, last_error, next_attempt_at, delivered_at, created_at` + deliveriesWhere + `
-		ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $4 OFFSET $5`
-	if order == "DESC" {
-		return page
+// deliveriesSQL returns the count statement (a row per matching delivery,
+// for listtotal) and the page statement of ListDeliveries: an endpoint's
+// deliveries, of f's status and event type when set, and their arguments
+// but the page's LIMIT and OFFSET (the two after the others). A filter
+// that is not set is not in the text, so each combination is a statement
+// of its own with its own generic plan in pgx's statement cache, as in the
+// other lists ("status = $2 unless $2 is empty" is planned for both cases
+// at once). The page skips OFFSET rows in order (a
+// listtotal.Window's: DESC from the newest through deliveries_listed, ASC
+// from the oldest by a backward scan of it); its rows come newest first
+// either way.
+func deliveriesSQL(endpointID string, f DeliveryFilter, order string) (count, page string, args []any) {
+	var conds []string
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
 	}
-	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	add("endpoint_id = $%d", endpointID)
+	if f.Status != "" {
+		add("status = $%d", f.Status)
+	}
+	if f.EventType != "" {
+		add("event_type = $%d", f.EventType)
+	}
+	where := " FROM deliveries WHERE " + strings.Join(conds, " AND ")
+	page = fmt.Sprintf(`SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
+		response_status, last_error, next_attempt_at, delivered_at, created_at%s
+		ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`, where, order, order, len(args)+1, len(args)+2)
+	if order != "DESC" {
+		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	}
+	return `SELECT 1` + where, page, args
 }
 
 func (t *Tx) attachAttempts(ctx context.Context, out []webhook.Delivery, index map[string]int, ids []string) error {
