@@ -145,12 +145,14 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 	for i, ty := range f.Types {
 		types[i] = string(ty)
 	}
-	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, `SELECT 1 FROM batches`+batchesWhere, types, string(f.Status))
+	count, _, args := batchesSQL(types, f.Status, "DESC")
+	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
 	w := total.Window(f.Limit, f.Offset)
-	rows, err := t.tx.Query(ctx, batchesPageSQL(w.Order()), types, string(f.Status), w.Limit, w.Offset)
+	_, page, _ := batchesSQL(types, f.Status, w.Order())
+	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
@@ -169,21 +171,28 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 	return out, total, nil
 }
 
-// batchesWhere is the condition of ListBatches: of the types $1, in the
-// status $2 unless it is empty.
-const batchesWhere = ` WHERE type = ANY($1) AND ($2 = '' OR status = $2)`
-
-// batchesPageSQL is the page statement of ListBatches: LIMIT $3 batches
-// after skipping OFFSET $4 in order (a listtotal.Window's: DESC from the
+// batchesSQL returns the count statement (a row per matching batch, for
+// listtotal) and the page statement of ListBatches: of the types, in the
+// status when it is not empty, and their arguments but the page's LIMIT
+// and OFFSET (the two after the others). The status condition is in the
+// text only when it filters, so each case is a statement of its own with
+// its own generic plan in pgx's statement cache, as in the other lists.
+// The page skips OFFSET rows in order (a listtotal.Window's: DESC from the
 // newest through batches_list_idx, ASC from the oldest by a backward scan
-// of it), newest first either way.
-func batchesPageSQL(order string) string {
-	page := `SELECT ` + headerColumns + ` FROM batches` + batchesWhere +
-		` ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $3 OFFSET $4`
-	if order == "DESC" {
-		return page
+// of it); its rows come newest first either way.
+func batchesSQL(types []string, status batch.Status, order string) (count, page string, args []any) {
+	where := ` WHERE type = ANY($1)`
+	args = []any{types}
+	if status != "" {
+		where += ` AND status = $2`
+		args = append(args, string(status))
 	}
-	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	page = fmt.Sprintf(`SELECT `+headerColumns+` FROM batches%s ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`,
+		where, order, order, len(args)+1, len(args)+2)
+	if order != "DESC" {
+		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+	}
+	return `SELECT 1 FROM batches` + where, page, args
 }
 
 // RowErrors returns a page of the batch's row errors in ascending
