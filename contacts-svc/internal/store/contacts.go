@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -133,7 +132,7 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 		return nil, total, nil
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, contactsPageSQL(fromWhere, len(args)+2, w.Order()), append(args, w.Limit, w.Offset)...)
+	rows, err := t.tx.Query(ctx, contactsPageSQL(fromWhere, len(args)+2, w.OrderBy(contactsOrder)), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing contacts: %w", err)
 	}
@@ -150,35 +149,36 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 // arguments but the tenant ($1, left nil) and the page's LIMIT and OFFSET
 // (the two after the others).
 func contactsListSQL(f Filter) (count, fromWhere string, args []any) {
-	where, args := []string{"c.tenant_id = $1"}, []any{nil}
+	var where listtotal.Where
+	where.And("c.tenant_id = $%d", nil)
 	from := " FROM contacts c"
 	if f.Phone != "" {
 		from = contactFrom
-		args = append(args, f.Phone)
-		where = append(where, "p.e164 = $"+strconv.Itoa(len(args)))
+		where.And("p.e164 = $%d", f.Phone)
 	}
 	if f.ExternalID != "" {
-		args = append(args, f.ExternalID)
-		where = append(where, "c.external_id = $"+strconv.Itoa(len(args)))
+		where.And("c.external_id = $%d", f.ExternalID)
 	}
 	if !f.WithTrashed {
-		where = append(where, "c.deleted_at IS NULL")
+		where.And("c.deleted_at IS NULL")
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	return "SELECT 1" + from + cond, from + cond, args
+	return "SELECT 1" + from + where.SQL(), from + where.SQL(), where.Args()
 }
+
+// contactsOrder is the ORDER BY of a list of contacts: newest first.
+const contactsOrder = "c.created_at DESC, c.id DESC"
 
 // contactsPageSQL selects the page of the contacts that fromWhere (FROM
 // contacts c ... WHERE ..., tenant $1) selects, newest first: LIMIT is
-// parameter n-1 and OFFSET parameter n, counted in order (a
-// listtotal.Window's: DESC from the newest, ASC from the oldest, by a
-// backward scan of the same index). Each row of the page is read by
+// parameter n-1 and OFFSET parameter n, counted in the order orderBy (a
+// listtotal.Window's OrderBy of contactsOrder: from the newest, or from
+// the oldest by a backward scan of the same index). Each row of the page is read by
 // its id in a lateral subquery, which the planner cannot merge into a join
 // (LIMIT 1): a join of the page with the tenant's contacts was a hash join
 // over every contact of the tenant when the planner took the tenant for a
 // small one (no statistics on tenant_id, migration 00006).
-func contactsPageSQL(fromWhere string, n int, order string) string {
-	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY c.created_at " + order + ", c.id " + order + " LIMIT $" +
+func contactsPageSQL(fromWhere string, n int, orderBy string) string {
+	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY " + orderBy + " LIMIT $" +
 		strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
 	return "SELECT c.* FROM (" + page + ") page CROSS JOIN LATERAL (SELECT " + contactColumns + contactFrom +
 		" WHERE c.tenant_id = $1 AND c.id = page.id LIMIT 1) c ORDER BY page.created_at DESC, page.id DESC"

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // The statements the plan test explains.
@@ -22,10 +23,12 @@ func ContactsListSQL(f Filter) (count, page string, args []any) {
 	return ContactsListSQLOrder(f, "DESC")
 }
 
-// ContactsListSQLOrder is ContactsListSQL with the page read in order.
+// ContactsListSQLOrder is ContactsListSQL with the page read from the
+// newest end (order DESC) or from the oldest (ASC).
 func ContactsListSQLOrder(f Filter, order string) (count, page string, args []any) {
 	count, fromWhere, args := contactsListSQL(f)
-	return count, contactsPageSQL(fromWhere, len(args)+2, order), args
+	w := listtotal.Window{Reverse: order == "ASC"}
+	return count, contactsPageSQL(fromWhere, len(args)+2, w.OrderBy(contactsOrder)), args
 }
 
 // The statements of a search: by comparing every live contact of the

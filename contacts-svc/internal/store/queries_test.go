@@ -103,7 +103,7 @@ func TestContactsPagesFromEitherEndAreTheList(t *testing.T) {
 	ctx := context.Background()
 	base := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
 	const n = 23
-	var all []string // newest first, then by id, descending
+	var all []string   // newest first, then by id, descending
 	for i := range n { // three at a time in the same instant
 		c := mustInsert(t, s, tenantA, newContact(fmt.Sprintf("+1415555%04d", i), nil, "Ada", base.Add(time.Duration(i/3)*time.Second)))
 		all = append(all, fmt.Sprintf("%02d %s", i/3, c.ID))

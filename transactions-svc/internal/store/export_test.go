@@ -1,11 +1,15 @@
 package store
 
-import "github.com/paylane/paylane/transactions-svc/internal/txn"
+import (
+	"github.com/paylane/paylane/libs/listtotal"
+	"github.com/paylane/paylane/transactions-svc/internal/txn"
+)
 
-// ListSQL is a list's count and page statements, the page read in order
-// (the plan test explains them).
+// ListSQL is a list's count and page statements, the page read from the
+// newest end (order DESC) or from the oldest (ASC); the plan test explains
+// them.
 func ListSQL(d txn.Direction, f Filter, order string) (count, page string, args []any) {
-	return listSQL(d, f, order)
+	return listSQL(d, f, listtotal.Window{Reverse: order == "ASC"})
 }
 
 // BatchRowsSQL is the lookup of a chunk's recorded rows.
