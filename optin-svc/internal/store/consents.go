@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -84,14 +83,14 @@ type ConsentFilter struct {
 // ListCap, estimated above it). A page in the older half of an exact total
 // is read from the oldest end (listtotal.Window).
 func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, listtotal.Total, error) {
-	count, _, args := consentsSQL(f, "DESC")
+	count, _, args := consentsSQL(f, listtotal.Window{})
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting consents: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := consentsSQL(f, w.Order())
-	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
+	_, page, _ := consentsSQL(f, w)
+	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing consents: %w", err)
 	}
@@ -100,54 +99,40 @@ func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset in
 }
 
 // where builds the WHERE of f (empty when f filters nothing) and its
-// arguments: a condition and a parameter for each filter set only, so each
-// combination is a statement of its own. With every filter in the text as
+// arguments: a condition and a parameter for each filter set only
+// (listtotal.Where), so each combination is a statement of its own. With every filter in the text as
 // "status = $1 unless $1 is empty", the generic plan of pgx's statement
 // cache could use no index on a filtered column: for 20,000 consents in a
 // tenant the unfiltered page read all of them (through consents_phone_idx
 // or a sequential scan) and sorted them, instead of walking
 // consents_list_idx.
-func (f ConsentFilter) where() (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	add := func(cond string, v any) {
-		args = append(args, v)
-		conds = append(conds, fmt.Sprintf(cond, len(args)))
-	}
+func (f ConsentFilter) where() listtotal.Where {
+	var w listtotal.Where
 	if f.Status != "" {
-		add("status = $%d", f.Status)
+		w.And("status = $%d", f.Status)
 	}
 	if f.OptInCodeID != "" {
-		add("opt_in_code_id = $%d", f.OptInCodeID)
+		w.And("opt_in_code_id = $%d", f.OptInCodeID)
 	}
 	if f.ContactID != "" {
-		add("contact_id = $%d", f.ContactID)
+		w.And("contact_id = $%d", f.ContactID)
 	}
 	if f.Since != nil {
-		add("consented_at >= $%d", *f.Since)
+		w.And("consented_at >= $%d", *f.Since)
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w
 }
 
 // consentsSQL returns the count statement (a row per matching consent, for
 // listtotal) and the page statement of ListConsents filtered by f, and
 // their arguments but the page's LIMIT and OFFSET (the two after the
-// others). The page skips OFFSET rows in order (a listtotal.Window's: DESC
-// from the newest through consents_list_idx, ASC from the oldest by a
-// backward scan of it); its rows come newest first either way.
-func consentsSQL(f ConsentFilter, order string) (count, page string, args []any) {
-	where, args := f.where()
-	page = fmt.Sprintf(`SELECT `+consentColumns+` FROM consents%s
-		ORDER BY consented_at %s, id %s LIMIT $%d OFFSET $%d`, where, order, order, len(args)+1, len(args)+2)
-	if order != "DESC" {
-		page = `SELECT * FROM (` + page + `) page ORDER BY consented_at DESC, id DESC`
-	}
-	return `SELECT 1 FROM consents` + where, page, args
+// others). The page is read by w (from the newest through
+// consents_list_idx, or from the oldest by a backward scan of it); its
+// rows come newest first either way.
+func consentsSQL(f ConsentFilter, w listtotal.Window) (count, page string, args []any) {
+	where := f.where()
+	page = w.Page(`SELECT `+consentColumns+` FROM consents`+where.SQL(), "consented_at DESC, id DESC", where.Next())
+	return `SELECT 1 FROM consents` + where.SQL(), page, where.Args()
 }
 
 // ConsentCounts are how many consents of an opt-in code are in each status.

@@ -1,15 +1,19 @@
 package store
 
+import "github.com/paylane/paylane/libs/listtotal"
+
 // Statements of this package, for the plan tests.
 
 // ConsentsSQL is ListConsents' count and page statements, the page read
-// in order, and their arguments but LIMIT and OFFSET.
+// from the newest end (order DESC) or the oldest (ASC), and their
+// arguments but LIMIT and OFFSET.
 func ConsentsSQL(f ConsentFilter, order string) (count, page string, args []any) {
-	return consentsSQL(f, order)
+	return consentsSQL(f, listtotal.Window{Reverse: order == "ASC"})
 }
 
-// MessagesSQL is ListMessages' count and page statements, the page read in
-// order, and their arguments but LIMIT and OFFSET.
+// MessagesSQL is ListMessages' count and page statements, the page read
+// from the newest end (order DESC) or the oldest (ASC), and their
+// arguments but LIMIT and OFFSET.
 func MessagesSQL(to, order string) (count, page string, args []any) {
-	return messagesSQL(to, order)
+	return messagesSQL(to, listtotal.Window{Reverse: order == "ASC"})
 }

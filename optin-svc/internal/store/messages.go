@@ -111,14 +111,14 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 // older half of an exact total is read from the oldest end
 // (listtotal.Window).
 func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
-	count, _, args := messagesSQL(to, "DESC")
+	count, _, args := messagesSQL(to, listtotal.Window{})
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := messagesSQL(to, w.Order())
-	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
+	_, page, _ := messagesSQL(to, w)
+	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
@@ -135,19 +135,14 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 // (the two after the others). The condition on the number is in the text
 // only when it filters: as "to_phone = $1 unless $1 is empty", the
 // generic plan of pgx's statement cache walked messages_created_idx
-// through the tenant with a filter instead of reading messages_to_idx. The page skips OFFSET
-// rows in order (a listtotal.Window's: DESC from the newest, ASC from the
-// oldest by a backward scan of the same index); its rows come newest first
-// either way.
-func messagesSQL(to, order string) (count, page string, args []any) {
-	where := ""
+// through the tenant with a filter instead of reading messages_to_idx.
+// The page is read by w (from the newest, or from the oldest by a backward
+// scan of the same index); its rows come newest first either way.
+func messagesSQL(to string, w listtotal.Window) (count, page string, args []any) {
+	var where listtotal.Where
 	if to != "" {
-		where, args = " WHERE to_phone = $1", []any{to}
+		where.And("to_phone = $%d", to)
 	}
-	page = fmt.Sprintf(`SELECT `+messageColumns+` FROM messages%s
-		ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`, where, order, order, len(args)+1, len(args)+2)
-	if order != "DESC" {
-		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
-	}
-	return `SELECT 1 FROM messages` + where, page, args
+	page = w.Page(`SELECT `+messageColumns+` FROM messages`+where.SQL(), "created_at DESC, id DESC", where.Next())
+	return `SELECT 1 FROM messages` + where.SQL(), page, where.Args()
 }

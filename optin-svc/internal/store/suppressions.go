@@ -141,7 +141,7 @@ func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset
 		return nil, listtotal.Total{}, fmt.Errorf("counting suppressions: %w", err)
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, suppressionsPageSQL(w.Order()), channel, w.Limit, w.Offset)
+	rows, err := t.tx.Query(ctx, suppressionsPageSQL(w), w.Args([]any{channel})...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing suppressions: %w", err)
 	}
@@ -153,14 +153,9 @@ func (t *Tx) ListSuppressions(ctx context.Context, channel string, limit, offset
 }
 
 // suppressionsPageSQL is the page statement of ListSuppressions: a
-// channel's ($1) LIMIT $2 entries after skipping OFFSET $3 in order (a
-// listtotal.Window's: DESC from the newest through suppressions_list_idx,
-// ASC from the oldest by a backward scan of it), newest first either way.
-func suppressionsPageSQL(order string) string {
-	page := `SELECT ` + suppressionColumns + ` FROM suppressions WHERE channel = $1
-		ORDER BY created_at ` + order + `, id ` + order + ` LIMIT $2 OFFSET $3`
-	if order == "DESC" {
-		return page
-	}
-	return `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
+// channel's ($1) entries read by w (from the newest through
+// suppressions_list_idx, or from the oldest by a backward scan of it),
+// LIMIT $2 and OFFSET $3, newest first either way.
+func suppressionsPageSQL(w listtotal.Window) string {
+	return w.Page(`SELECT `+suppressionColumns+` FROM suppressions WHERE channel = $1`, "created_at DESC, id DESC", 2)
 }
