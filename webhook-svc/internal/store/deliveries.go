@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/webhook-svc/internal/webhook"
@@ -20,14 +19,14 @@ type DeliveryFilter struct {
 // the store's ListCap, estimated above it). A page in the older half of an
 // exact total is read from the oldest end (listtotal.Window).
 func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, listtotal.Total, error) {
-	count, _, args := deliveriesSQL(endpointID, f, "DESC")
+	count, _, args := deliveriesSQL(endpointID, f, listtotal.Window{})
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting deliveries: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := deliveriesSQL(endpointID, f, w.Order())
-	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
+	_, page, _ := deliveriesSQL(endpointID, f, w)
+	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing deliveries: %w", err)
 	}
@@ -67,31 +66,22 @@ func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFi
 // that is not set is not in the text, so each combination is a statement
 // of its own with its own generic plan in pgx's statement cache, as in the
 // other lists ("status = $2 unless $2 is empty" is planned for both cases
-// at once). The page skips OFFSET rows in order (a
-// listtotal.Window's: DESC from the newest through deliveries_listed, ASC
-// from the oldest by a backward scan of it); its rows come newest first
-// either way.
-func deliveriesSQL(endpointID string, f DeliveryFilter, order string) (count, page string, args []any) {
-	var conds []string
-	add := func(cond string, v any) {
-		args = append(args, v)
-		conds = append(conds, fmt.Sprintf(cond, len(args)))
-	}
-	add("endpoint_id = $%d", endpointID)
+// at once; listtotal.Where). The page is read by w (from the newest
+// through deliveries_listed, or from the oldest by a backward scan of it);
+// its rows come newest first either way.
+func deliveriesSQL(endpointID string, f DeliveryFilter, w listtotal.Window) (count, page string, args []any) {
+	var where listtotal.Where
+	where.And("endpoint_id = $%d", endpointID)
 	if f.Status != "" {
-		add("status = $%d", f.Status)
+		where.And("status = $%d", f.Status)
 	}
 	if f.EventType != "" {
-		add("event_type = $%d", f.EventType)
+		where.And("event_type = $%d", f.EventType)
 	}
-	where := " FROM deliveries WHERE " + strings.Join(conds, " AND ")
-	page = fmt.Sprintf(`SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
-		response_status, last_error, next_attempt_at, delivered_at, created_at%s
-		ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`, where, order, order, len(args)+1, len(args)+2)
-	if order != "DESC" {
-		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
-	}
-	return `SELECT 1` + where, page, args
+	from := " FROM deliveries" + where.SQL()
+	page = w.Page(`SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
+		response_status, last_error, next_attempt_at, delivered_at, created_at`+from, "created_at DESC, id DESC", where.Next())
+	return `SELECT 1` + from, page, where.Args()
 }
 
 func (t *Tx) attachAttempts(ctx context.Context, out []webhook.Delivery, index map[string]int, ids []string) error {

@@ -1,5 +1,7 @@
 package store
 
+import "github.com/paylane/paylane/libs/listtotal"
+
 // Statements of this package, for the plan tests.
 const (
 	JobsSQL       = jobsSQL
@@ -8,7 +10,8 @@ const (
 )
 
 // DeliveriesSQL is ListDeliveries' count and page statements, the page
-// read in order, and their arguments but LIMIT and OFFSET.
+// read from the newest end (order DESC) or the oldest (ASC), and their
+// arguments but LIMIT and OFFSET.
 func DeliveriesSQL(endpointID string, f DeliveryFilter, order string) (count, page string, args []any) {
-	return deliveriesSQL(endpointID, f, order)
+	return deliveriesSQL(endpointID, f, listtotal.Window{Reverse: order == "ASC"})
 }
