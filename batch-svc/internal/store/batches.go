@@ -145,14 +145,14 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 	for i, ty := range f.Types {
 		types[i] = string(ty)
 	}
-	count, _, args := batchesSQL(types, f.Status, "DESC")
+	count, _, args := batchesSQL(types, f.Status, listtotal.Window{})
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
 	w := total.Window(f.Limit, f.Offset)
-	_, page, _ := batchesSQL(types, f.Status, w.Order())
-	rows, err := t.tx.Query(ctx, page, append(args, w.Limit, w.Offset)...)
+	_, page, _ := batchesSQL(types, f.Status, w)
+	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
@@ -176,23 +176,18 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 // status when it is not empty, and their arguments but the page's LIMIT
 // and OFFSET (the two after the others). The status condition is in the
 // text only when it filters, so each case is a statement of its own with
-// its own generic plan in pgx's statement cache, as in the other lists.
-// The page skips OFFSET rows in order (a listtotal.Window's: DESC from the
-// newest through batches_list_idx, ASC from the oldest by a backward scan
-// of it); its rows come newest first either way.
-func batchesSQL(types []string, status batch.Status, order string) (count, page string, args []any) {
-	where := ` WHERE type = ANY($1)`
-	args = []any{types}
+// its own generic plan in pgx's statement cache, as in the other lists
+// (listtotal.Where). The page is read by w (from the newest through
+// batches_list_idx, or from the oldest by a backward scan of it); its rows
+// come newest first either way.
+func batchesSQL(types []string, status batch.Status, w listtotal.Window) (count, page string, args []any) {
+	var where listtotal.Where
+	where.And("type = ANY($%d)", types)
 	if status != "" {
-		where += ` AND status = $2`
-		args = append(args, string(status))
+		where.And("status = $%d", string(status))
 	}
-	page = fmt.Sprintf(`SELECT `+headerColumns+` FROM batches%s ORDER BY created_at %s, id %s LIMIT $%d OFFSET $%d`,
-		where, order, order, len(args)+1, len(args)+2)
-	if order != "DESC" {
-		page = `SELECT * FROM (` + page + `) page ORDER BY created_at DESC, id DESC`
-	}
-	return `SELECT 1 FROM batches` + where, page, args
+	page = w.Page(`SELECT `+headerColumns+` FROM batches`+where.SQL(), "created_at DESC, id DESC", where.Next())
+	return `SELECT 1 FROM batches` + where.SQL(), page, where.Args()
 }
 
 // RowErrors returns a page of the batch's row errors in ascending
@@ -205,15 +200,18 @@ func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) (
 		return nil, listtotal.Total{}, fmt.Errorf("counting row errors: %w", err)
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, rowErrorsPageSQL(w.Reverse), batchID, w.Limit, w.Offset)
+	rows, err := t.tx.Query(ctx, rowErrorsPageSQL(w), w.Args([]any{batchID})...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing row errors: %w", err)
 	}
 	defer rows.Close()
 	var out []batch.RowError
 	for rows.Next() {
-		var e batch.RowError
-		if err := rows.Scan(&e.RowIndex, &e.ExternalID, &e.Field, &e.Message); err != nil {
+		var (
+			e   batch.RowError
+			seq int64
+		)
+		if err := rows.Scan(&e.RowIndex, &seq, &e.ExternalID, &e.Field, &e.Message); err != nil {
 			return nil, listtotal.Total{}, fmt.Errorf("reading row error: %w", err)
 		}
 		out = append(out, e)
@@ -225,16 +223,9 @@ func (t *Tx) RowErrors(ctx context.Context, batchID string, limit, offset int) (
 }
 
 // rowErrorsPageSQL is the page statement of RowErrors: a batch's ($1)
-// LIMIT $2 row errors after skipping OFFSET $3 in the list's order,
-// row_index then seq ascending, or, reverse, from the end (both keys
-// descending, a backward scan of the primary key; listtotal.Window), in
-// the list's order either way.
-func rowErrorsPageSQL(reverse bool) string {
-	if !reverse {
-		return `SELECT row_index, external_id, field, message FROM batch_errors
-		 WHERE batch_id = $1 ORDER BY row_index, seq LIMIT $2 OFFSET $3`
-	}
-	return `SELECT row_index, external_id, field, message FROM (SELECT row_index, seq, external_id, field, message
-		FROM batch_errors WHERE batch_id = $1 ORDER BY row_index DESC, seq DESC LIMIT $2 OFFSET $3) page
-		ORDER BY row_index, seq`
+// row errors read by w (in the list's order, row_index then seq, or from
+// the end by a backward scan of the primary key), LIMIT $2 and OFFSET $3,
+// in the list's order either way, seq with them.
+func rowErrorsPageSQL(w listtotal.Window) string {
+	return w.Page(`SELECT row_index, seq, external_id, field, message FROM batch_errors WHERE batch_id = $1`, "row_index, seq", 2)
 }

@@ -1,9 +1,13 @@
 package store
 
-import "github.com/paylane/paylane/batch-svc/internal/batch"
+import (
+	"github.com/paylane/paylane/batch-svc/internal/batch"
+	"github.com/paylane/paylane/libs/listtotal"
+)
 
-// BatchesSQL is ListBatches' count and page statements, the page read in
-// order, and their arguments but LIMIT and OFFSET.
+// BatchesSQL is ListBatches' count and page statements, the page read
+// from the newest end (order DESC) or the oldest (ASC), and their
+// arguments but LIMIT and OFFSET.
 func BatchesSQL(types []string, status batch.Status, order string) (count, page string, args []any) {
-	return batchesSQL(types, status, order)
+	return batchesSQL(types, status, listtotal.Window{Reverse: order == "ASC"})
 }
