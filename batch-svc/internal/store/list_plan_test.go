@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/paylane/paylane/batch-svc/internal/batch"
@@ -25,29 +24,12 @@ func TestBatchPagesReadTheListIndex(t *testing.T) {
 	owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
 	ctx := context.Background()
 	for tenant, n := range map[string]int{"T1": 20_000, "T2": 1_000} {
-		tx, err := owner.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		for _, q := range []string{
-			`SELECT set_config('app.tenant_id', $1, true)`,
+		testkit.Fill(t, owner, tenant, []string{
 			`INSERT INTO batches (id, tenant_id, type, status, total_items, options, created_at, updated_at)
 				SELECT $1 || '-b' || i, $1, (ARRAY['contacts', 'receivables', 'payables'])[i % 3 + 1],
 					CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'completed' END, 10, '{}',
 					now() - i * interval '1 minute', now() FROM generate_series(1, $2::int) i`,
-		} {
-			args := []any{tenant}
-			if strings.Contains(q, "$2") {
-				args = append(args, n)
-			}
-			if _, err := tx.Exec(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		}, n)
 	}
 	// As autovacuum leaves a table after a bulk of writes.
 	if _, err := owner.Exec(ctx, "VACUUM ANALYZE batches"); err != nil {

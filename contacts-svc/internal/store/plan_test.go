@@ -17,31 +17,13 @@ import (
 // external id) of tenant, from the app pool, without analyzing.
 func fillTenant(t *testing.T, pool *pgxpool.Pool, tenant string, from, to int) {
 	t.Helper()
-	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		`SELECT set_config('app.tenant_id', $1, true)`,
+	testkit.Fill(t, pool, tenant, []string{
 		`INSERT INTO phones (id, tenant_id, e164) SELECT $1 || '-p' || i, $1, '+1415' || (2000000 + i)
 			FROM generate_series($2::int, $3::int) i`,
 		`INSERT INTO contacts (id, tenant_id, external_id, first_name, phone_id, created_at, updated_at)
 			SELECT $1 || '-c' || i, $1, 'crm-' || i, 'Ada', $1 || '-p' || i, now(), now()
 			FROM generate_series($2::int, $3::int) i`,
-	} {
-		args := []any{tenant, from, to}
-		if !strings.Contains(q, "$2") {
-			args = args[:1]
-		}
-		if _, err := tx.Exec(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	}, from, to)
 }
 
 // TestBulkLookupsProbeTheIdentityIndexInEveryPlan: a batch chunk's lookups

@@ -31,27 +31,14 @@ func TestDispatchStatementsProbeTheirKeys(t *testing.T) {
 	ctx := context.Background()
 	fill := func(tenant string) {
 		t.Helper()
-		tx, err := pool.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		for _, q := range []string{
-			`SELECT set_config('app.tenant_id', $1, true)`,
+		testkit.Fill(t, pool, tenant, []string{
 			`INSERT INTO messages (id, tenant_id, notification_id, kind, to_phone, body, status, provider, created_at, updated_at)
 				SELECT $1 || i, $1, 'n' || i, 'notification', '+1415555' || lpad(i::text, 4, '0'), 'text', 'delivered', 'sink', now(), now()
 				FROM generate_series(1, 5000) i`,
 			`INSERT INTO suppressions (id, tenant_id, phone, reason, channel, source, created_at)
 				SELECT $1 || i, $1, '+1415555' || lpad(i::text, 4, '0'), 'manual', 'sms', 'api', now()
 				FROM generate_series(1, 5000, 2) i`,
-		} {
-			if _, err := tx.Exec(ctx, q, tenant); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		})
 	}
 	ids, phones := []string{"1", "2", "3"}, []string{"+14155550001", "+14155550002"}
 	now := time.Now()

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/paylane/paylane/libs/testkit"
@@ -26,13 +25,7 @@ func TestListPagesReadTheirIndex(t *testing.T) {
 	owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
 	ctx := context.Background()
 	for tenant, n := range map[string]int{"T1": 20_000, "T2": 1_000} {
-		tx, err := owner.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		for _, q := range []string{
-			`SELECT set_config('app.tenant_id', $1, true)`,
+		testkit.Fill(t, owner, tenant, []string{
 			`INSERT INTO consents (id, tenant_id, contact_id, phone, status, channel, source, consented_at, created_at, updated_at)
 				SELECT $1 || '-c' || i, $1, 'ct' || i, '+1415' || lpad(i::text, 7, '0'),
 					(ARRAY['pending', 'confirmed', 'revoked'])[i % 3 + 1], 'sms', 'landing_page',
@@ -41,18 +34,7 @@ func TestListPagesReadTheirIndex(t *testing.T) {
 			`INSERT INTO messages (id, tenant_id, notification_id, kind, to_phone, body, status, provider, created_at, updated_at)
 				SELECT $1 || '-m' || i, $1, 'n' || i, 'notification', '+1415555' || lpad((i % 500)::text, 4, '0'), 'text',
 					'delivered', 'sink', now() - i * interval '1 minute', now() FROM generate_series(1, $2::int) i`,
-		} {
-			args := []any{tenant}
-			if strings.Contains(q, "$2") {
-				args = append(args, n)
-			}
-			if _, err := tx.Exec(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		}, n)
 	}
 	// As autovacuum leaves a table after a bulk of writes.
 	if _, err := owner.Exec(ctx, "VACUUM ANALYZE consents, messages"); err != nil {

@@ -32,15 +32,7 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 	owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
 	ctx := context.Background()
 	for tenant, n := range map[string]int{"T1": 20_000, "T2": 1_000, "T3": 1_000, "T4": 1_000, "T5": 1_000} {
-		tx, err := owner.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', $1, true)", tenant); err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range []string{
+		testkit.Fill(t, owner, tenant, []string{
 			`INSERT INTO transactions (id, tenant_id, direction, contact_id, status, recipient_phone, created_at, updated_at)
 				SELECT $1 || '-t' || i, $1, 'receivable', 'c' || i, $3, '+14155550123',
 					now() - i * interval '1 minute', now() FROM generate_series(1, $2::int) i`,
@@ -49,18 +41,7 @@ func TestStatusListReadsTheStatusIndex(t *testing.T) {
 				SELECT $1 || '-r' || i, $1, $1 || '-t' || i, 'c' || i, 1000, 'USD',
 					(ARRAY['draft', 'scheduled', 'pending', 'processing', 'paid', 'failed', 'cancelled', 'expired'])[i % 8 + 1], 72,
 					now() - i * interval '1 minute', now() FROM generate_series(1, $2::int) i`,
-		} {
-			args := []any{tenant, n}
-			if strings.Contains(q, "$3") {
-				args = append(args, "pending")
-			}
-			if _, err := tx.Exec(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		}, n, "pending")
 	}
 	// As autovacuum leaves a table after a bulk of writes.
 	if _, err := owner.Exec(ctx, "VACUUM ANALYZE transactions, receivables"); err != nil {
@@ -133,23 +114,10 @@ func TestBatchRowsReadTheRangeOfTheChunk(t *testing.T) {
 	dsn := pg.Database(t, "transactions", migrations.Sets()...)
 	pool := pg.Pool(t, dsn)
 	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		`SELECT set_config('app.tenant_id', $1, true)`,
+	testkit.Fill(t, pool, "T1", []string{
 		`INSERT INTO transaction_batch_rows (tenant_id, batch_id, row_index, direction, action)
 			SELECT $1, 'batch-1', i, 'receivable', 'created' FROM generate_series(0, 4499) i`,
-	} {
-		if _, err := tx.Exec(ctx, q, "T1"); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	})
 	for _, stats := range []string{"never analyzed", "analyzed"} {
 		if stats == "analyzed" {
 			if _, err := pg.Pool(t, pg.OwnerDSN(t, dsn)).Exec(ctx, "ANALYZE transaction_batch_rows"); err != nil {
@@ -198,13 +166,7 @@ func TestLockByExternalIDsIsPlannedForItsIDs(t *testing.T) {
 			owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
 			ctx := context.Background()
 			fill := func(tenant string) {
-				tx, err := owner.Begin(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer tx.Rollback(ctx)
-				for _, q := range []string{
-					`SELECT set_config('app.tenant_id', $1, true)`,
+				testkit.Fill(t, owner, tenant, []string{
 					`INSERT INTO transactions (id, tenant_id, direction, contact_id, status, recipient_phone, recipient_first_name,
 						recipient_last_name, created_at, updated_at)
 						SELECT $1 || '-t' || i, $1, 'receivable', 'c' || i, 'pending', '+14155550123', 'Ada', 'Lovelace',
@@ -213,14 +175,7 @@ func TestLockByExternalIDsIsPlannedForItsIDs(t *testing.T) {
 						link_ttl_hours, created_at, updated_at)
 						SELECT $1 || '-r' || i, $1, $1 || '-t' || i, 'c' || i, 'inv-' || i, 1000, 'USD', 'pending', 72,
 							now() - i * interval '1 minute', now() FROM generate_series(1, 3000) i`,
-				} {
-					if _, err := tx.Exec(ctx, q, tenant); err != nil {
-						t.Fatalf("%s: %v", q, err)
-					}
-				}
-				if err := tx.Commit(ctx); err != nil {
-					t.Fatal(err)
-				}
+				})
 			}
 			analyze := func() {
 				if _, err := owner.Exec(ctx, "ANALYZE transactions, receivables"); err != nil {

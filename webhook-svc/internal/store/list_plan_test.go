@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/paylane/paylane/libs/testkit"
@@ -24,13 +23,7 @@ func TestDeliveryPagesReadTheListIndex(t *testing.T) {
 	db := testenv.NewDB(t)
 	ctx := context.Background()
 	for tenant, n := range map[string]int{"T1": 20_000, "T2": 1_000} {
-		tx, err := db.Owner.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		for _, q := range []string{
-			`SELECT set_config('app.tenant_id', $1, true)`,
+		testkit.Fill(t, db.Owner, tenant, []string{
 			`INSERT INTO endpoints (tenant_id, id, name, url, subscribed_events, secret, created_at, updated_at)
 				SELECT $1, 'ep' || e, 'hook', 'https://hooks.example.com', '{*}', '\x00', now(), now()
 				FROM generate_series(1, 2) e`,
@@ -41,18 +34,7 @@ func TestDeliveryPagesReadTheListIndex(t *testing.T) {
 				SELECT $1, 'd' || e || '-' || i, 'ep' || e, 'ev' || i, 'contact.created',
 					CASE WHEN i % 5 = 0 THEN 'failed' ELSE 'succeeded' END, now() - i * interval '1 minute', now()
 				FROM generate_series(1, $2::int) i, generate_series(1, 2) e`,
-		} {
-			args := []any{tenant}
-			if strings.Contains(q, "$2") {
-				args = append(args, n)
-			}
-			if _, err := tx.Exec(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
+		}, n)
 	}
 	// As autovacuum leaves a table after a bulk of writes.
 	if _, err := db.Owner.Exec(ctx, "VACUUM ANALYZE endpoints, events, deliveries"); err != nil {
