@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -20,14 +21,8 @@ var placeholder = regexp.MustCompile(`\$([0-9]+)`)
 func Fill(t testing.TB, pool *pgxpool.Pool, tenant string, stmts []string, args ...any) {
 	t.Helper()
 	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := tenantTx(t, pool, tenant)
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', $1, true)", tenant); err != nil {
-		t.Fatal(err)
-	}
 	for _, q := range stmts {
 		n := 0
 		for _, m := range placeholder.FindAllStringSubmatch(q, -1) {
@@ -49,4 +44,20 @@ func Fill(t testing.TB, pool *pgxpool.Pool, tenant string, stmts []string, args 
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tenantTx begins a transaction on pool in tenant's scope (app.tenant_id,
+// which the row-level security policies read, until it ends).
+func tenantTx(t testing.TB, pool *pgxpool.Pool, tenant string) pgx.Tx {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', $1, true)", tenant); err != nil {
+		tx.Rollback(ctx)
+		t.Fatal(err)
+	}
+	return tx
 }

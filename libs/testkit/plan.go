@@ -36,17 +36,11 @@ func (n PlanNode) Walk(fn func(PlanNode)) {
 func ExplainPrepared(t testing.TB, pool *pgxpool.Pool, tenant, mode, types, sql string, args ...any) PlanNode {
 	t.Helper()
 	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := tenantTx(t, pool, tenant)
 	defer tx.Rollback(ctx)
 	prepare := "PREPARE plan_probe AS " + sql
 	if types != "" {
 		prepare = "PREPARE plan_probe(" + types + ") AS " + sql
-	}
-	if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', $1, true)", tenant); err != nil {
-		t.Fatal(err)
 	}
 	for _, q := range []string{"SET LOCAL plan_cache_mode = " + mode, prepare} {
 		if _, err := tx.Exec(ctx, q); err != nil {
