@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/paylane/paylane/libs/obs"
 )
@@ -49,6 +50,18 @@ func escape(s string, i int) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// otherDigit reports whether r is a digit of the other scripts
+// libphonenumber reads: full-width, Arabic-Indic, Eastern Arabic-Indic or
+// Devanagari.
+func otherDigit(r rune) bool {
+	for _, zero := range []rune{'\uFF10', '\u0660', '\u06F0', '\u0966'} {
+		if r >= zero && r <= zero+9 {
+			return true
+		}
+	}
+	return false
+}
+
 // digitsIn counts the digits s shows, a percent-encoded digit included.
 func digitsIn(s string) int {
 	n := 0
@@ -67,7 +80,10 @@ func digitsIn(s string) int {
 }
 
 // onlyMasked reports where out differs from in other than by a digit (or
-// an encoded digit) turned into "*" (or "%2A"), or -1.
+// an encoded digit) turned into "*" (or "%2A"), or -1. A digit of another
+// script that RedactPhone reads (full-width, Arabic-Indic, Eastern
+// Arabic-Indic, Devanagari: as libphonenumber does) turns into a "*" per
+// byte.
 func onlyMasked(in, out string) int {
 	for i := 0; i < len(in); i++ {
 		if escape(in, i) {
@@ -76,6 +92,14 @@ func onlyMasked(in, out string) int {
 				return i
 			}
 			i += 2
+			continue
+		}
+		if r, n := utf8.DecodeRuneInString(in[i:]); n > 1 {
+			a, b := in[i:i+n], out[i:i+n]
+			if a != b && !(otherDigit(r) && b == strings.Repeat("*", n)) {
+				return i
+			}
+			i += n - 1
 			continue
 		}
 		if in[i] != out[i] && !(isDigit(in[i]) && out[i] == '*') {
