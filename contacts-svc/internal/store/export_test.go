@@ -32,12 +32,19 @@ func ContactsListSQLOrder(f Filter, order string) (count, page string, args []an
 }
 
 // The statements of a search: by comparing every live contact of the
-// tenant (what a search by name did before migration 00008, and what a
-// search narrowed by phone or email still does), and the tiers of a search
-// by name alone.
-const (
-	ComparingSearchSQL = searchSQL
-)
+// tenant (what a search by name did before migration 00008; a search
+// narrowed by phone or email compares only the contacts its index finds),
+// and the tiers of a search by name alone.
+
+// ComparingSearch is the statement, and its arguments, that compares every
+// live contact of tenant with name.
+func ComparingSearch(tenant, name string, limit int) (string, []any) {
+	return searchSQL(tenant, Search{Name: name, Limit: limit})
+}
+
+// NarrowedSearch is the statement, and its arguments, of a search of
+// tenant narrowed by phone or email.
+func NarrowedSearch(tenant string, s Search) (string, []any) { return searchSQL(tenant, s) }
 
 // NameSearchTiers are the statements of a search by name alone, in order.
 func NameSearchTiers() []string {

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/paylane/paylane/contacts-svc/internal/contact"
+	"github.com/paylane/paylane/libs/listtotal"
 )
 
 // Search selects live contacts by name similarity and exact phone and email.
@@ -20,18 +21,32 @@ type Search struct {
 	Limit int
 }
 
-// searchSQL serves a search narrowed by phone or email, which their exact
-// indexes keep to a few contacts: it finds names similar to $2 as a whole
-// (%) or as a part of the full name (<%: "Ada" finds "Ada Lovelace"); the
-// score is pg_trgm's similarity of the whole names.
-const searchSQL = `SELECT ` + contactColumns + `,
-	CASE WHEN $2 = '' THEN 1 ELSE similarity(c.full_name, $2) END AS score` + contactFrom + `
-	WHERE c.tenant_id = $1 AND c.deleted_at IS NULL
-	  AND ($2 = '' OR c.full_name % $2 OR $2 <% c.full_name)
-	  AND ($3 = '' OR p.e164 = $3)
-	  AND ($4 = '' OR lower(c.email) = lower($4))
-	ORDER BY score DESC, c.created_at DESC, c.id DESC
-	LIMIT $5`
+// searchSQL is the statement of a search narrowed by phone or email,
+// which their exact indexes keep to a few contacts (or of no name at all),
+// and its arguments: it finds names similar to the search's as a whole (%)
+// or as a part of the full name (<%: "Ada" finds "Ada Lovelace"); the
+// score is pg_trgm's similarity of the whole names. A part of the search
+// that is not set is not in the text (listtotal.Where), so the phone or
+// email condition probes its index in a generic plan of pgx's statement
+// cache too; "p.e164 = $3 unless $3 is empty" could not.
+func searchSQL(tenant string, s Search) (string, []any) {
+	var where listtotal.Where
+	where.And("c.tenant_id = $%d", tenant)
+	where.And("c.deleted_at IS NULL")
+	score := "1::real"
+	if s.Name != "" {
+		where.And("(c.full_name %% $%[1]d OR $%[1]d <%% c.full_name)", s.Name)
+		score = fmt.Sprintf("similarity(c.full_name, $%d)", where.Next()-1)
+	}
+	if s.Phone != "" {
+		where.And("p.e164 = $%d", s.Phone)
+	}
+	if s.Email != "" {
+		where.And("lower(c.email) = lower($%d)", s.Email)
+	}
+	return `SELECT ` + contactColumns + `, ` + score + ` AS score` + contactFrom + where.SQL() +
+		fmt.Sprintf(` ORDER BY score DESC, c.created_at DESC, c.id DESC LIMIT $%d`, where.Next()), append(where.Args(), s.Limit)
+}
 
 // The candidates of a search by name alone come from the functions of
 // migration 00008, which read the trigram index for the session's tenant
@@ -63,7 +78,8 @@ const (
 // asks the tiers in turn until one finds Limit candidates.
 func (t *Tx) SearchContacts(ctx context.Context, s Search) ([]contact.Candidate, error) {
 	if s.Name == "" || s.Phone != "" || s.Email != "" {
-		return t.searchContacts(ctx, searchSQL, t.tenantID, s.Name, s.Phone, s.Email, s.Limit)
+		sql, args := searchSQL(t.tenantID, s)
+		return t.searchContacts(ctx, sql, args...)
 	}
 	var (
 		list []contact.Candidate

@@ -23,34 +23,19 @@ import (
 // of score and time fall to the id.
 func fillNamed(t *testing.T, pool *pgxpool.Pool, tenant string, from, to int) {
 	t.Helper()
-	ctx := context.Background()
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		for _, q := range []string{
-			`SELECT set_config('app.tenant_id', $1, true)`,
-			`INSERT INTO phones (id, tenant_id, e164) SELECT $1 || '-p' || i, $1, '+1415' || (2000000 + i)
-				FROM generate_series($2::int, $3::int) i`,
-			`INSERT INTO contacts (id, tenant_id, first_name, last_name, phone_id, created_at, updated_at, deleted_at)
-				SELECT $1 || '-c' || i, $1,
-					(ARRAY['Ada', 'Alan', 'Maria', 'Marek', 'Mateo', 'Grace', 'Ines', 'Ivan'])[1 + i % 8],
-					(ARRAY['Dun', 'Bar', 'Lind', 'Ros', 'Ab'])[1 + (i / 8) % 5] ||
-						(ARRAY['berg', 'by', 'ley', 'son', 'ova'])[1 + (i / 40) % 5],
-					$1 || '-p' || i, timestamptz '2026-01-01 00:00Z' + (i / 3) * interval '1 minute', now(),
-					CASE WHEN i % 100 = 99 THEN now() END
-				FROM generate_series($2::int, $3::int) i`,
-		} {
-			args := []any{tenant, from, to}
-			if !strings.Contains(q, "$2") {
-				args = args[:1]
-			}
-			if _, err := tx.Exec(ctx, q, args...); err != nil {
-				return fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.Fill(t, pool, tenant, []string{
+		`INSERT INTO phones (id, tenant_id, e164) SELECT $1 || '-p' || i, $1, '+1415' || (2000000 + i)
+			FROM generate_series($2::int, $3::int) i`,
+		`INSERT INTO contacts (id, tenant_id, first_name, last_name, phone_id, email, created_at, updated_at, deleted_at)
+			SELECT $1 || '-c' || i, $1,
+				(ARRAY['Ada', 'Alan', 'Maria', 'Marek', 'Mateo', 'Grace', 'Ines', 'Ivan'])[1 + i % 8],
+				(ARRAY['Dun', 'Bar', 'Lind', 'Ros', 'Ab'])[1 + (i / 8) % 5] ||
+					(ARRAY['berg', 'by', 'ley', 'son', 'ova'])[1 + (i / 40) % 5],
+				$1 || '-p' || i, CASE WHEN i % 10 = 0 THEN 'p' || i || '@example.com' END,
+				timestamptz '2026-01-01 00:00Z' + (i / 3) * interval '1 minute', now(),
+				CASE WHEN i % 100 = 99 THEN now() END
+			FROM generate_series($2::int, $3::int) i`,
+	}, from, to)
 }
 
 // searchPatterns are names a search may be given: whole names that exist
@@ -97,7 +82,8 @@ func TestSearchByNameFindsWhatComparingEveryContactFinds(t *testing.T) {
 
 // comparingSearch runs the statement that compares every live contact.
 func comparingSearch(ctx context.Context, tx *store.Tx, name string, limit int) ([]contact.Candidate, error) {
-	return store.QueryCandidates(ctx, tx, store.ComparingSearchSQL, tx.TenantID(), name, "", "", limit)
+	sql, args := store.ComparingSearch(tx.TenantID(), name, limit)
+	return store.QueryCandidates(ctx, tx, sql, args...)
 }
 
 // candidates are a list's ids and scores, in order.
@@ -175,6 +161,49 @@ func TestSearchByNameReadsTheTrigramIndex(t *testing.T) {
 			})
 			if scans != 1 {
 				t.Errorf("%s: %d function scans, want 1", mode, scans)
+			}
+		}
+	}
+}
+
+// TestNarrowedSearchProbesItsIndex: a search narrowed by phone finds the
+// phone record by phones_tenant_e164_key and its contact by the contact's
+// phone; one narrowed by email reads contacts_email_idx; neither reads the
+// tenant's other contacts, in the generic plan pgx's statement cache comes
+// to as in a custom one. With "p.e164 = $3 unless $3 is empty" in the
+// statement, a generic plan could use neither index.
+func TestNarrowedSearchProbesItsIndex(t *testing.T) {
+	t.Parallel()
+	pg := testkit.PG(t)
+	dsn := pg.Database(t, "contacts_store", migrations.Sets()...)
+	pool, owner := pg.Pool(t, dsn), pg.Pool(t, pg.OwnerDSN(t, dsn))
+	fillNamed(t, pool, tenantA, 1, 20_000)
+	fillNamed(t, pool, tenantB, 1, 1000)
+	if _, err := owner.Exec(context.Background(), "VACUUM ANALYZE contacts, phones"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		search store.Search
+		index  string // the narrowing index
+	}{
+		{"phone", store.Search{Phone: "+14152000100", Limit: 10}, "phones_tenant_e164_key"},
+		{"name and phone", store.Search{Name: "Maria", Phone: "+14152000100", Limit: 10}, "phones_tenant_e164_key"},
+		{"email", store.Search{Email: "P100@example.com", Limit: 10}, "contacts_email_idx"},
+	} {
+		sql, args := store.NarrowedSearch(tenantA, tt.search)
+		for _, mode := range []string{"force_generic_plan", "force_custom_plan"} {
+			narrowed := 0
+			testkit.ExplainPrepared(t, pool, tenantA, mode, "", sql, args...).Walk(func(n testkit.PlanNode) {
+				switch {
+				case n.Index == tt.index:
+					narrowed++
+				case n.NodeType == "Seq Scan" || n.Index == "contacts_list_idx" || n.Index == "contacts_name_trgm_idx":
+					t.Errorf("%s, %s: %s read by %s %s", tt.name, mode, n.Relation, n.NodeType, n.Index)
+				}
+			})
+			if narrowed != 1 {
+				t.Errorf("%s, %s: %d reads of %s, want 1", tt.name, mode, narrowed, tt.index)
 			}
 		}
 	}
