@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/paylane/paylane/libs/listtotal"
 	"github.com/paylane/paylane/libs/pgdb"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
@@ -70,15 +71,21 @@ func (t *Tx) Code(ctx context.Context, id string) (optin.Code, error) {
 }
 
 // ListCodes returns one page of the tenant's codes, the default first,
-// then newest first; live filters on is_live when not nil.
+// then newest first; live filters on is_live when not nil. The statements
+// and the page are built as every list's (listtotal.Where, Window), the
+// total counted exactly: a tenant's codes are made by hand.
 func (t *Tx) ListCodes(ctx context.Context, live *bool, limit, offset int) ([]optin.Code, int, error) {
+	var where listtotal.Where
+	if live != nil {
+		where.And("is_live = $%d", *live)
+	}
 	var total int
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM opt_in_codes WHERE ($1::boolean IS NULL OR is_live = $1)`,
-		live).Scan(&total); err != nil {
+	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM opt_in_codes`+where.SQL(), where.Args()...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("counting opt-in codes: %w", err)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+codeColumns+` FROM opt_in_codes WHERE ($1::boolean IS NULL OR is_live = $1)
-		ORDER BY is_default DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3`, live, limit, offset)
+	w := listtotal.Exact(total).Window(limit, offset)
+	page := w.Page(`SELECT `+codeColumns+` FROM opt_in_codes`+where.SQL(), "is_default DESC, created_at DESC, id DESC", where.Next())
+	rows, err := t.tx.Query(ctx, page, w.Args(where.Args())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing opt-in codes: %w", err)
 	}
