@@ -158,22 +158,53 @@ func discover(ctx context.Context, pattern string) ([]target, error) {
 	return targets, nil
 }
 
-// runTarget runs one fuzz target for fuzztime.
+// runTarget runs one fuzz target for fuzztime. A run that failed only by
+// the fuzz engine's race at the end of -fuzztime (engineDeadlineRace) runs
+// once more; a second failure of any kind fails the target.
 func runTarget(ctx context.Context, t target, fuzztime string, out io.Writer) error {
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-fuzz", "^"+t.name+"$", "-fuzztime", fuzztime, t.pkg)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
+	output, err := fuzzOnce(ctx, t, fuzztime)
+	if err != nil && engineDeadlineRace(output) && ctx.Err() == nil {
+		fmt.Fprintf(out, "go fuzz: %s %s ended by the fuzz engine's deadline race (no input failed; go.dev/issue/75804), running it once more\n", t.pkg, t.name)
+		output, err = fuzzOnce(ctx, t, fuzztime)
+	}
 	status := "ok"
 	if err != nil {
 		status = "FAILED"
 	}
 	fmt.Fprintf(out, "go fuzz: %s %s %s (%s)\n", status, t.pkg, t.name, time.Since(start).Round(time.Second))
 	if err != nil {
-		out.Write(buf.Bytes())
+		out.Write(output)
 	}
 	return err
+}
+
+// fuzzOnce runs go test -fuzz for one target and returns its output.
+func fuzzOnce(ctx context.Context, t target, fuzztime string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-fuzz", "^"+t.name+"$", "-fuzztime", fuzztime, t.pkg)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.Bytes(), err
+}
+
+// engineDeadlineRace reports whether a failed fuzz run's output shows only
+// the race of Go's fuzz coordinator when -fuzztime ends (go.dev/issue/75804,
+// fixed in Go 1.27): the target failed with a bare "context deadline
+// exceeded" and nothing else, no failing input written, no panic, no
+// message of the target's own (which names its file and line).
+func engineDeadlineRace(output []byte) bool {
+	s := string(output)
+	if strings.Contains(s, "Failing input written") || strings.Contains(s, "panic:") || strings.Contains(s, ".go:") {
+		return false
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "--- FAIL: Fuzz") {
+			return i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "context deadline exceeded"
+		}
+	}
+	return false
 }
 
 // httpPass starts a devstack in a fresh temporary root on ports the system
