@@ -245,7 +245,7 @@ func (w *writes) write(ctx context.Context, tx *store.Tx) error {
 	if err := tx.EnqueueMessages(ctx, w.retries); err != nil {
 		return err
 	}
-	if err := tx.PublishMany(ctx, w.events); err != nil {
+	if err := tx.PublishAll(ctx, w.events); err != nil {
 		return err
 	}
 	if err := tx.RecordConversations(ctx, w.conversations); err != nil {
