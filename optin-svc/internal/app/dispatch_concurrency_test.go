@@ -60,7 +60,7 @@ func TestDispatchStoppingMidPassRecordsWhatWasCalled(t *testing.T) {
 	if n, err := e.app.DispatchDue(ctx); err != nil || n != 30 {
 		t.Fatalf("DispatchDue = %d, %v; want 30", n, err)
 	}
-	now := e.clock()
+	now := e.clock.Now()
 	called := 0
 	for _, id := range all {
 		m := e.message(t, tenant, id)

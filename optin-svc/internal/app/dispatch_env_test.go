@@ -91,9 +91,7 @@ type dispatchEnv struct {
 	app   *app.App
 	store *store.Store
 	owner *pgxpool.Pool
-
-	mu  sync.Mutex
-	now time.Time
+	clock *testkit.Clock
 }
 
 func newDispatchEnv(t *testing.T, provider sms.Provider, from string) *dispatchEnv {
@@ -101,29 +99,17 @@ func newDispatchEnv(t *testing.T, provider sms.Provider, from string) *dispatchE
 	pg := testkit.PG(t)
 	dsn := pg.Database(t, "optin", migrations.Sets()...)
 	e := &dispatchEnv{store: store.New(pg.Pool(t, dsn)), owner: pg.Pool(t, pg.OwnerDSN(t, dsn)),
-		now: time.Now().UTC().Truncate(time.Microsecond)}
-	e.app = app.New(app.Deps{Store: e.store, Provider: provider, Now: e.clock,
+		clock: testkit.NewClock(time.Now().UTC().Truncate(time.Microsecond))}
+	e.app = app.New(app.Deps{Store: e.store, Provider: provider, Now: e.clock.Now,
 		Sending: app.Sending{DefaultFrom: from, MaxAttempts: 3, RetryBase: time.Minute, PublicBaseURL: "https://pay.example.test"}})
 	return e
-}
-
-func (e *dispatchEnv) clock() time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.now
-}
-
-func (e *dispatchEnv) advance(d time.Duration) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.now = e.now.Add(d)
 }
 
 // queue stores a queued message of the tenant to the number, due now, and
 // returns its id.
 func (e *dispatchEnv) queue(t *testing.T, tenant, to string) string {
 	t.Helper()
-	now := e.clock()
+	now := e.clock.Now()
 	m := optin.Message{ID: ids.New(), NotificationID: ids.New(), Kind: "notification", To: to, Body: "Your invoice is due.",
 		Status: optin.MessageQueued, Provider: "fake", CreatedAt: now, UpdatedAt: now}
 	err := e.store.Write(context.Background(), idempotency.Tx{}, tenant, func(tx *store.Tx) error {

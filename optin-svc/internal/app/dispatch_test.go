@@ -114,7 +114,7 @@ func TestDispatchRecordsEachOutcomeOfAMixedPass(t *testing.T) {
 	}
 	err := e.store.Write(ctx, idempotency.Tx{}, tenant, func(tx *store.Tx) error {
 		_, _, err := tx.AddSuppression(ctx, optin.Suppression{ID: ids.New(), Phone: toSuppressed, Reason: optin.ReasonManual,
-			Channel: optin.ChannelSMS, Source: optin.SourceAPI, CreatedAt: e.clock()})
+			Channel: optin.ChannelSMS, Source: optin.SourceAPI, CreatedAt: e.clock.Now()})
 		return err
 	})
 	if err != nil {
@@ -124,7 +124,7 @@ func TestDispatchRecordsEachOutcomeOfAMixedPass(t *testing.T) {
 	if n, err := e.app.DispatchDue(ctx); err != nil || n != 7 {
 		t.Fatalf("DispatchDue = %d, %v; want 7 leased", n, err)
 	}
-	now := e.clock()
+	now := e.clock.Now()
 	check := func(id, status string, attempts int, reason string) {
 		t.Helper()
 		m := e.message(t, tenant, id)
@@ -208,7 +208,7 @@ func TestDispatchRecordsEachOutcomeOfAMixedPass(t *testing.T) {
 	if n, err := e.app.DispatchDue(ctx); err != nil || n != 0 {
 		t.Fatalf("pass before the retry is due = %d, %v; want 0", n, err)
 	}
-	e.advance(time.Minute)
+	e.clock.Advance(time.Minute)
 	if n, err := e.app.DispatchDue(ctx); err != nil || n != 1 {
 		t.Fatalf("pass after the retry delay = %d, %v; want 1", n, err)
 	}

@@ -56,7 +56,7 @@ type Env struct {
 	Store     *store.Store
 	Pool      *pgxpool.Pool
 	Scheduler *scheduler.Scheduler
-	Clock     *Clock
+	Clock     *testkit.Clock
 	Links     *links.Signer
 	Web       *fiber.App
 	Signer    *authz.Signer
@@ -79,7 +79,7 @@ func New(t testing.TB) *Env {
 	pool := pg.Pool(t, dsn)
 	signer := testkit.NewSigner(t)
 	fake := clienttest.New(t)
-	e := &Env{Pool: pool, Store: store.New(pool), Clock: NewClock(Start()), Signer: signer,
+	e := &Env{Pool: pool, Store: store.New(pool), Clock: testkit.NewClock(Start()), Signer: signer,
 		IdentityURL: testkit.IdentityJWKS(t, signer), Contacts: fake, ContactsURL: fake.URL, DBAppDSN: dsn}
 	var err error
 	e.Links, err = links.NewSigner(LinkKey(), PublicBaseURL)

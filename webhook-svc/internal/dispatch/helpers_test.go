@@ -71,7 +71,7 @@ func noBreaker(o *dispatch.Options) { o.BreakerFailures = 1 << 30 }
 
 // newEndpoint is a fresh environment on its own clock with a receiver that
 // answers with respond and tenant's endpoint for every event sending to it.
-func newEndpoint(t *testing.T, respond func(int, http.ResponseWriter, testenv.Request)) (*testenv.Clock, *testenv.Env, *testenv.Receiver, webhook.WithSecret) {
+func newEndpoint(t *testing.T, respond func(int, http.ResponseWriter, testenv.Request)) (*testkit.Clock, *testenv.Env, *testenv.Receiver, webhook.WithSecret) {
 	t.Helper()
 	clock := testenv.NewClock()
 	env := testenv.New(t, clock)

@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"net/netip"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,29 +52,9 @@ func Key(t testing.TB) []byte {
 	return k
 }
 
-// Clock is a controllable clock, safe for concurrent use.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a clock at a fixed instant.
-func NewClock() *Clock {
-	return &Clock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
-}
-
-// Now is the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Advance moves the clock forward.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// NewClock returns a clock (testkit.Clock) at a fixed instant.
+func NewClock() *testkit.Clock {
+	return testkit.NewClock(time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC))
 }
 
 // Env is webhook-svc's data layer for one test.
@@ -85,12 +64,12 @@ type Env struct {
 	Sealer *sealer.Sealer
 	App    *app.App
 	Ingest *ingest.Ingester
-	Clock  *Clock
+	Clock  *testkit.Clock
 }
 
 // New returns an environment on a fresh database; the use cases and the
 // consumer run on clock (nil: real time).
-func New(t testing.TB, clock *Clock) *Env {
+func New(t testing.TB, clock *testkit.Clock) *Env {
 	t.Helper()
 	db := NewDB(t)
 	sl, err := sealer.New(Key(t))

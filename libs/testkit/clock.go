@@ -1,11 +1,13 @@
-package testenv
+package testkit
 
 import (
 	"sync"
 	"time"
 )
 
-// Clock is a settable clock for the service under test.
+// Clock is a settable clock for the service under test, safe for
+// concurrent use: its Now is the service's clock (a Deps.Now), Advance
+// moves it.
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time
