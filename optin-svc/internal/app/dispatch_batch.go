@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/reqid"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 	"github.com/paylane/paylane/optin-svc/internal/sms"
 	"github.com/paylane/paylane/optin-svc/internal/store"
@@ -193,10 +192,10 @@ type writes struct {
 
 func (w *writes) dequeue(ids ...string) { w.dequeued = append(w.dequeued, ids...) }
 
-// publish adds the message.* event of m's status (with the request id of
-// ctx, like publish).
+// publish adds the message.* event of m's status (newEvent, as publish
+// builds it).
 func (w *writes) publish(ctx context.Context, m optin.Message) error {
-	env, err := events.New(messageEventType(m.Status), m.TenantID, reqid.From(ctx), MessageEvent(m))
+	env, err := newEvent(ctx, m.TenantID, messageEventType(m.Status), "", MessageEvent(m))
 	if err != nil {
 		return err
 	}
@@ -245,7 +244,7 @@ func (w *writes) write(ctx context.Context, tx *store.Tx) error {
 	if err := tx.EnqueueMessages(ctx, w.retries); err != nil {
 		return err
 	}
-	if err := tx.PublishMany(ctx, w.events); err != nil {
+	if err := tx.PublishAll(ctx, w.events); err != nil {
 		return err
 	}
 	if err := tx.RecordConversations(ctx, w.conversations); err != nil {

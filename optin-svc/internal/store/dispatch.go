@@ -7,8 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/paylane/paylane/libs/events"
-	"github.com/paylane/paylane/libs/outbox"
 	"github.com/paylane/paylane/libs/tenancy"
 	"github.com/paylane/paylane/optin-svc/internal/optin"
 )
@@ -167,15 +165,6 @@ func (t *Tx) RecordConversations(ctx context.Context, cs []Conversation) error {
 		WHERE conversations.last_sent_at <= EXCLUDED.last_sent_at`, from, to, at, t.tenantID)
 	if err != nil {
 		return fmt.Errorf("recording conversations: %w", err)
-	}
-	return nil
-}
-
-// PublishMany writes events to the outbox in the transaction, in the order
-// given, in one statement.
-func (t *Tx) PublishMany(ctx context.Context, envs []events.Envelope) error {
-	if err := outbox.AddMany(ctx, t.tx, envs); err != nil {
-		return fmt.Errorf("publishing %d events: %w", len(envs), err)
 	}
 	return nil
 }
