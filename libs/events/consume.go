@@ -37,17 +37,11 @@ const (
 // ctx is done, and an error only for an unusable configuration.
 func Consume(ctx context.Context, brokers []string, group string, topics []string, log *slog.Logger,
 	handle func(context.Context, Envelope) error) error {
-	if len(brokers) == 0 || group == "" || len(topics) == 0 {
-		return errors.New("events: Consume needs brokers, a group and topics")
+	r, log, tracer, err := joinGroup(ctx, "Consume", brokers, group, topics, 0, log)
+	if err != nil {
+		return err
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = log.With("group", group)
-	r := newReader(brokers, group, topics, 0, log)
 	defer r.Close()
-	registerLag(ctx, brokers, group, topics)
-	tracer := obs.TelemetryFrom(ctx).Tracing.Tracer()
 
 	for backoff := retryMin; ; {
 		m, err := r.FetchMessage(ctx)
@@ -91,6 +85,24 @@ func handleMessage(ctx context.Context, tracer trace.Tracer, group string, m kaf
 		log.DebugContext(ctx, "event handled", "event_id", env.ID, "type", env.Type, "topic", m.Topic)
 	}
 	return handled
+}
+
+// joinGroup checks a consumer's configuration (fn, the caller, names it in
+// the error) and returns the group's reader (newReader), log naming the
+// group (a discarding one when log is nil) and the tracer of ctx's
+// obs.Telemetry, having registered the group's lag on its registry.
+func joinGroup(ctx context.Context, fn string, brokers []string, group string, topics []string, queue int,
+	log *slog.Logger) (*kafka.Reader, *slog.Logger, trace.Tracer, error) {
+	if len(brokers) == 0 || group == "" || len(topics) == 0 {
+		return nil, nil, nil, errors.New("events: " + fn + " needs brokers, a group and topics")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("group", group)
+	r := newReader(brokers, group, topics, queue, log)
+	registerLag(ctx, brokers, group, topics)
+	return r, log, obs.TelemetryFrom(ctx).Tracing.Tracer(), nil
 }
 
 // newReader returns a consumer-group reader of topics that starts a new

@@ -2,7 +2,6 @@ package events
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -59,18 +58,12 @@ func (l BatchLimits) withDefaults() BatchLimits {
 // done, and an error only for an unusable configuration.
 func ConsumeBatch(ctx context.Context, brokers []string, group string, topics []string, limits BatchLimits,
 	log *slog.Logger, handle func(context.Context, []Envelope) error) error {
-	if len(brokers) == 0 || group == "" || len(topics) == 0 {
-		return errors.New("events: ConsumeBatch needs brokers, a group and topics")
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = log.With("group", group)
 	limits = limits.withDefaults()
-	r := newReader(brokers, group, topics, limits.Size, log)
+	r, log, tracer, err := joinGroup(ctx, "ConsumeBatch", brokers, group, topics, limits.Size, log)
+	if err != nil {
+		return err
+	}
 	defer r.Close()
-	registerLag(ctx, brokers, group, topics)
-	tracer := obs.TelemetryFrom(ctx).Tracing.Tracer()
 
 	for backoff := retryMin; ; {
 		batch, err := fetchBatch(ctx, r, limits)

@@ -156,42 +156,38 @@ func newestOfTransaction(msgs []events.Message) []events.Message {
 			last = c
 		}
 	}
-	var out []events.Message
-	index := map[string]int{}
-	for _, m := range msgs {
-		if !dbTime(m.CreatedAt).Equal(last) {
-			continue
-		}
-		i, ok := index[m.ID]
-		switch {
-		case !ok:
-			index[m.ID] = len(out)
-			out = append(out, m)
-		case !dbTime(m.UpdatedAt).Before(dbTime(out[i].UpdatedAt)):
-			out[i] = m
-		}
-	}
-	return out
+	return latestPer(msgs, func(m events.Message) (string, bool) { return m.ID, dbTime(m.CreatedAt).Equal(last) })
 }
 
 // newestPerNotification reduces messages to one state per notification:
 // the latest update (the last of equal ones), as a notification takes any
 // report as late as or later than the one it holds.
 func newestPerNotification(msgs []events.Message) []store.MessageState {
+	latest := latestPer(msgs, func(m events.Message) (string, bool) { return m.NotificationID, m.NotificationID != "" })
 	var out []store.MessageState
+	for _, m := range latest {
+		out = append(out, store.MessageState{NotificationID: m.NotificationID, Status: m.Status, SentAt: m.SentAt, UpdatedAt: m.UpdatedAt})
+	}
+	return out
+}
+
+// latestPer keeps, of the messages key takes (ok), the latest update per
+// key (the last of equal ones), in the order the keys first appear.
+func latestPer(msgs []events.Message, key func(events.Message) (k string, ok bool)) []events.Message {
+	var out []events.Message
 	index := map[string]int{}
 	for _, m := range msgs {
-		if m.NotificationID == "" {
+		k, ok := key(m)
+		if !ok {
 			continue
 		}
-		s := store.MessageState{NotificationID: m.NotificationID, Status: m.Status, SentAt: m.SentAt, UpdatedAt: m.UpdatedAt}
-		i, ok := index[m.NotificationID]
+		i, seen := index[k]
 		switch {
-		case !ok:
-			index[m.NotificationID] = len(out)
-			out = append(out, s)
+		case !seen:
+			index[k] = len(out)
+			out = append(out, m)
 		case !dbTime(m.UpdatedAt).Before(dbTime(out[i].UpdatedAt)):
-			out[i] = s
+			out[i] = m
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -204,30 +205,17 @@ func TestRecordMessagesReadsByPrimaryKey(t *testing.T) {
 	dsn := pg.Database(t, "transactions", migrations.Sets()...)
 	owner := pg.Pool(t, pg.OwnerDSN(t, dsn))
 	ctx := context.Background()
-	for _, q := range []string{
-		`INSERT INTO transactions (id, tenant_id, direction, contact_id, status, recipient_phone, created_at, updated_at)
-			SELECT 't' || i, 'T' || (i % 5), 'receivable', 'c' || i, 'pending', '+14155550123', now(), now()
-			FROM generate_series(1, 20000) i`,
-		`INSERT INTO notifications (tenant_id, id, item_id, direction, kind, to_phone, body)
-			SELECT 'T' || (i % 5), 'n' || i, 'r' || i, 'receivable', 'payment_link', '+14155550123', 'Pay'
-			FROM generate_series(1, 20000) i`,
-	} {
-		// The owner is under row-level security too: insert as each tenant.
-		for tenant := range 5 {
-			tx, err := owner.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := tx.Exec(ctx, "SELECT set_config('app.tenant_id', $1, true)", "T"+string(rune('0'+tenant))); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := tx.Exec(ctx, q+" WHERE 'T' || (i % 5) = current_setting('app.tenant_id')"); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			if err := tx.Commit(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
+	// The owner is under row-level security too: fill each tenant's rows in
+	// its own scope.
+	for tenant := range 5 {
+		testkit.Fill(t, owner, "T"+strconv.Itoa(tenant), []string{
+			`INSERT INTO transactions (id, tenant_id, direction, contact_id, status, recipient_phone, created_at, updated_at)
+				SELECT 't' || i, 'T' || (i % 5), 'receivable', 'c' || i, 'pending', '+14155550123', now(), now()
+				FROM generate_series(1, 20000) i WHERE 'T' || (i % 5) = $1`,
+			`INSERT INTO notifications (tenant_id, id, item_id, direction, kind, to_phone, body)
+				SELECT 'T' || (i % 5), 'n' || i, 'r' || i, 'receivable', 'payment_link', '+14155550123', 'Pay'
+				FROM generate_series(1, 20000) i WHERE 'T' || (i % 5) = $1`,
+		})
 	}
 	if _, err := owner.Exec(ctx, "VACUUM ANALYZE transactions, notifications"); err != nil {
 		t.Fatal(err)
