@@ -145,14 +145,13 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 	for i, ty := range f.Types {
 		types[i] = string(ty)
 	}
-	count, _, args := batchesSQL(types, f.Status, listtotal.Window{})
+	count, sel, args := batchesSQL(types, f.Status)
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting batches: %w", err)
 	}
 	w := total.Window(f.Limit, f.Offset)
-	_, page, _ := batchesSQL(types, f.Status, w)
-	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
+	rows, err := t.tx.Query(ctx, w.Page(sel, batchesOrder, len(args)+1), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing batches: %w", err)
 	}
@@ -172,23 +171,24 @@ func (t *Tx) ListBatches(ctx context.Context, f ListFilter) ([]batch.Header, lis
 }
 
 // batchesSQL returns the count statement (a row per matching batch, for
-// listtotal) and the page statement of ListBatches: of the types, in the
-// status when it is not empty, and their arguments but the page's LIMIT
-// and OFFSET (the two after the others). The status condition is in the
+// listtotal) and the selection of ListBatches: of the types, in the status
+// when it is not empty, and their arguments. The status condition is in the
 // text only when it filters, so each case is a statement of its own with
 // its own generic plan in pgx's statement cache, as in the other lists
-// (listtotal.Where). The page is read by w (from the newest through
-// batches_list_idx, or from the oldest by a backward scan of it); its rows
-// come newest first either way.
-func batchesSQL(types []string, status batch.Status, w listtotal.Window) (count, page string, args []any) {
+// (listtotal.Where). Its page is the selection read by a listtotal.Window
+// in batchesOrder (from the newest through batches_list_idx, or from the
+// oldest by a backward scan of it).
+func batchesSQL(types []string, status batch.Status) (count, sel string, args []any) {
 	var where listtotal.Where
 	where.And("type = ANY($%d)", types)
 	if status != "" {
 		where.And("status = $%d", string(status))
 	}
-	page = w.Page(`SELECT `+headerColumns+` FROM batches`+where.SQL(), "created_at DESC, id DESC", where.Next())
-	return `SELECT 1 FROM batches` + where.SQL(), page, where.Args()
+	return `SELECT 1 FROM batches` + where.SQL(), `SELECT ` + headerColumns + ` FROM batches` + where.SQL(), where.Args()
 }
+
+// batchesOrder is the order of a list of batches: newest first.
+const batchesOrder = "created_at DESC, id DESC"
 
 // RowErrors returns a page of the batch's row errors in ascending
 // row_index order, and how many it has in all (listtotal: a batch of

@@ -9,5 +9,6 @@ import (
 // from the newest end (order DESC) or the oldest (ASC), and their
 // arguments but LIMIT and OFFSET.
 func BatchesSQL(types []string, status batch.Status, order string) (count, page string, args []any) {
-	return batchesSQL(types, status, listtotal.Window{Reverse: order == "ASC"})
+	count, sel, args := batchesSQL(types, status)
+	return count, listtotal.Window{Reverse: order == "ASC"}.Page(sel, batchesOrder, len(args)+1), args
 }

@@ -132,7 +132,7 @@ func (t *Tx) Contacts(ctx context.Context, f Filter, limit, offset int) ([]conta
 		return nil, total, nil
 	}
 	w := total.Window(limit, offset)
-	rows, err := t.tx.Query(ctx, contactsPageSQL(fromWhere, len(args)+2, w.OrderBy(contactsOrder)), w.Args(args)...)
+	rows, err := t.tx.Query(ctx, contactsPageSQL(fromWhere, len(args)+1, w.OrderBy(contactsOrder)), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing contacts: %w", err)
 	}
@@ -170,7 +170,7 @@ const contactsOrder = "c.created_at DESC, c.id DESC"
 
 // contactsPageSQL selects the page of the contacts that fromWhere (FROM
 // contacts c ... WHERE ..., tenant $1) selects, newest first: LIMIT is
-// parameter n-1 and OFFSET parameter n, counted in the order orderBy (a
+// parameter n and OFFSET parameter n+1, counted in the order orderBy (a
 // listtotal.Window's OrderBy of contactsOrder: from the newest, or from
 // the oldest by a backward scan of the same index). Each row of the page is read by
 // its id in a lateral subquery, which the planner cannot merge into a join
@@ -179,7 +179,7 @@ const contactsOrder = "c.created_at DESC, c.id DESC"
 // small one (no statistics on tenant_id, migration 00006).
 func contactsPageSQL(fromWhere string, n int, orderBy string) string {
 	page := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY " + orderBy + " LIMIT $" +
-		strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
+		strconv.Itoa(n) + " OFFSET $" + strconv.Itoa(n+1)
 	return "SELECT c.* FROM (" + page + ") page CROSS JOIN LATERAL (SELECT " + contactColumns + contactFrom +
 		" WHERE c.tenant_id = $1 AND c.id = page.id LIMIT 1) c ORDER BY page.created_at DESC, page.id DESC"
 }

@@ -28,7 +28,7 @@ func ContactsListSQL(f Filter) (count, page string, args []any) {
 func ContactsListSQLOrder(f Filter, order string) (count, page string, args []any) {
 	count, fromWhere, args := contactsListSQL(f)
 	w := listtotal.Window{Reverse: order == "ASC"}
-	return count, contactsPageSQL(fromWhere, len(args)+2, w.OrderBy(contactsOrder)), args
+	return count, contactsPageSQL(fromWhere, len(args)+1, w.OrderBy(contactsOrder)), args
 }
 
 // The statements of a search: by comparing every live contact of the

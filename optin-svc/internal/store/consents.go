@@ -83,14 +83,13 @@ type ConsentFilter struct {
 // ListCap, estimated above it). A page in the older half of an exact total
 // is read from the oldest end (listtotal.Window).
 func (t *Tx) ListConsents(ctx context.Context, f ConsentFilter, limit, offset int) ([]optin.Consent, listtotal.Total, error) {
-	count, _, args := consentsSQL(f, listtotal.Window{})
+	count, sel, args := consentsSQL(f)
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting consents: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := consentsSQL(f, w)
-	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
+	rows, err := t.tx.Query(ctx, w.Page(sel, consentsOrder, len(args)+1), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing consents: %w", err)
 	}
@@ -124,16 +123,18 @@ func (f ConsentFilter) where() listtotal.Where {
 }
 
 // consentsSQL returns the count statement (a row per matching consent, for
-// listtotal) and the page statement of ListConsents filtered by f, and
-// their arguments but the page's LIMIT and OFFSET (the two after the
-// others). The page is read by w (from the newest through
-// consents_list_idx, or from the oldest by a backward scan of it); its
-// rows come newest first either way.
-func consentsSQL(f ConsentFilter, w listtotal.Window) (count, page string, args []any) {
+// listtotal) and the selection of ListConsents filtered by f, and their
+// arguments. Its page is the selection read by a listtotal.Window in
+// consentsOrder (from the newest through consents_list_idx, or from the
+// oldest by a backward scan of it).
+func consentsSQL(f ConsentFilter) (count, sel string, args []any) {
 	where := f.where()
-	page = w.Page(`SELECT `+consentColumns+` FROM consents`+where.SQL(), "consented_at DESC, id DESC", where.Next())
-	return `SELECT 1 FROM consents` + where.SQL(), page, where.Args()
+	return `SELECT 1 FROM consents` + where.SQL(), `SELECT ` + consentColumns + ` FROM consents` + where.SQL(), where.Args()
 }
+
+// consentsOrder is the order of a list of consents: newest consented_at
+// first.
+const consentsOrder = "consented_at DESC, id DESC"
 
 // ConsentCounts are how many consents of an opt-in code are in each status.
 type ConsentCounts struct {

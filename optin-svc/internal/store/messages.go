@@ -111,14 +111,13 @@ func (t *Tx) UpdateMessage(ctx context.Context, m optin.Message) error {
 // older half of an exact total is read from the oldest end
 // (listtotal.Window).
 func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]optin.Message, listtotal.Total, error) {
-	count, _, args := messagesSQL(to, listtotal.Window{})
+	count, sel, args := messagesSQL(to)
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting messages: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := messagesSQL(to, w)
-	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
+	rows, err := t.tx.Query(ctx, w.Page(sel, messagesOrder, len(args)+1), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing messages: %w", err)
 	}
@@ -130,19 +129,21 @@ func (t *Tx) ListMessages(ctx context.Context, to string, limit, offset int) ([]
 }
 
 // messagesSQL returns the count statement (a row per matching message, for
-// listtotal) and the page statement of ListMessages, to the number to
-// unless it is empty, and their arguments but the page's LIMIT and OFFSET
-// (the two after the others). The condition on the number is in the text
+// listtotal) and the selection of ListMessages, to the number to unless it
+// is empty, and their arguments. The condition on the number is in the text
 // only when it filters: as "to_phone = $1 unless $1 is empty", the
 // generic plan of pgx's statement cache walked messages_created_idx
 // through the tenant with a filter instead of reading messages_to_idx.
-// The page is read by w (from the newest, or from the oldest by a backward
-// scan of the same index); its rows come newest first either way.
-func messagesSQL(to string, w listtotal.Window) (count, page string, args []any) {
+// Its page is the selection read by a listtotal.Window in messagesOrder
+// (from the newest, or from the oldest by a backward scan of the same
+// index).
+func messagesSQL(to string) (count, sel string, args []any) {
 	var where listtotal.Where
 	if to != "" {
 		where.And("to_phone = $%d", to)
 	}
-	page = w.Page(`SELECT `+messageColumns+` FROM messages`+where.SQL(), "created_at DESC, id DESC", where.Next())
-	return `SELECT 1 FROM messages` + where.SQL(), page, where.Args()
+	return `SELECT 1 FROM messages` + where.SQL(), `SELECT ` + messageColumns + ` FROM messages` + where.SQL(), where.Args()
 }
+
+// messagesOrder is the order of a list of messages: newest first.
+const messagesOrder = "created_at DESC, id DESC"

@@ -9,7 +9,9 @@ import (
 // newest end (order DESC) or from the oldest (ASC); the plan test explains
 // them.
 func ListSQL(d txn.Direction, f Filter, order string) (count, page string, args []any) {
-	return listSQL(d, f, listtotal.Window{Reverse: order == "ASC"})
+	count, fromWhere, args := listSQL(d, f)
+	w := listtotal.Window{Reverse: order == "ASC"}
+	return count, listPageSQL(d, fromWhere, len(args)+1, w.OrderBy(listOrder)), args
 }
 
 // BatchRowsSQL is the lookup of a chunk's recorded rows.

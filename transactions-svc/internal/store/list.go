@@ -62,11 +62,19 @@ func listFrom(d txn.Direction, f Filter) string {
 }
 
 // listSQL returns the count statement (a row per matching item, for
-// listtotal) and the page statement of a list of direction d filtered by
-// f, and their arguments but the page's LIMIT and OFFSET (the two after
-// the others). The page's OFFSET is counted in w's order (from the newest,
-// or from the oldest by a backward scan of the same index); its rows come
-// newest first either way.
+// listtotal) and the FROM and WHERE of the page statement (listPageSQL) of
+// a list of direction d filtered by f, and their arguments.
+func listSQL(d txn.Direction, f Filter) (count, fromWhere string, args []any) {
+	where := f.where()
+	fromWhere = listFrom(d, f) + where.SQL()
+	return "SELECT 1" + fromWhere, fromWhere, where.Args()
+}
+
+// listPageSQL selects the page of the items of direction d that fromWhere
+// selects, newest first: LIMIT is parameter n and OFFSET parameter n+1,
+// counted in the order orderBy (a listtotal.Window's OrderBy of listOrder:
+// from the newest, or from the oldest by a backward scan of the same
+// index).
 //
 // The page finds its ids in the list's index first, like the count, and
 // joins only those items to their transactions, each in a lateral subquery
@@ -76,14 +84,10 @@ func listFrom(d txn.Direction, f Filter) string {
 // dear as reading the whole range, and the generic plan of pgx's statement
 // cache, a parallel scan with a worker start per request, won (18-21 ms for
 // created_since against 0.3 ms; docs/benchmarks.md, "Data growth").
-func listSQL(d txn.Direction, f Filter, w listtotal.Window) (count, page string, args []any) {
-	where := f.where()
-	from := listFrom(d, f)
-	ids := "SELECT c.id, c.created_at" + from + where.SQL() + " ORDER BY " + w.OrderBy(listOrder) +
-		fmt.Sprintf(" LIMIT $%d OFFSET $%d", where.Next(), where.Next()+1)
-	page = "SELECT x.* FROM (" + ids + ") page CROSS JOIN LATERAL (" + selectItems(d) +
+func listPageSQL(d txn.Direction, fromWhere string, n int, orderBy string) string {
+	ids := "SELECT c.id, c.created_at" + fromWhere + " ORDER BY " + orderBy + fmt.Sprintf(" LIMIT $%d OFFSET $%d", n, n+1)
+	return "SELECT x.* FROM (" + ids + ") page CROSS JOIN LATERAL (" + selectItems(d) +
 		" WHERE c.id = page.id LIMIT 1) x ORDER BY page.created_at DESC, page.id DESC"
-	return "SELECT 1" + from + where.SQL(), page, where.Args()
 }
 
 // listOrder is the ORDER BY of a list of items: newest first.
@@ -94,14 +98,13 @@ const listOrder = "c.created_at DESC, c.id DESC"
 // store's ListCap, estimated above it). A page in the older half of an
 // exact total is read from the oldest end (listtotal.Window).
 func (t *Tx) ListItems(ctx context.Context, d txn.Direction, f Filter, limit, offset int) ([]txn.Item, listtotal.Total, error) {
-	count, _, args := listSQL(d, f, listtotal.Window{})
+	count, fromWhere, args := listSQL(d, f)
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting %ss: %w", d, err)
 	}
 	w := total.Window(limit, offset)
-	_, q, _ := listSQL(d, f, w)
-	rows, err := t.tx.Query(ctx, q, w.Args(args)...)
+	rows, err := t.tx.Query(ctx, listPageSQL(d, fromWhere, len(args)+1, w.OrderBy(listOrder)), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing %ss: %w", d, err)
 	}

@@ -19,14 +19,13 @@ type DeliveryFilter struct {
 // the store's ListCap, estimated above it). A page in the older half of an
 // exact total is read from the oldest end (listtotal.Window).
 func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFilter, limit, offset int) ([]webhook.Delivery, listtotal.Total, error) {
-	count, _, args := deliveriesSQL(endpointID, f, listtotal.Window{})
+	count, sel, args := deliveriesSQL(endpointID, f)
 	total, err := t.lists.Count(ctx, t.tx, t.listCap, t.tenantID, count, args...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("counting deliveries: %w", err)
 	}
 	w := total.Window(limit, offset)
-	_, page, _ := deliveriesSQL(endpointID, f, w)
-	rows, err := t.tx.Query(ctx, page, w.Args(args)...)
+	rows, err := t.tx.Query(ctx, w.Page(sel, deliveriesOrder, len(args)+1), w.Args(args)...)
 	if err != nil {
 		return nil, listtotal.Total{}, fmt.Errorf("listing deliveries: %w", err)
 	}
@@ -60,16 +59,16 @@ func (t *Tx) ListDeliveries(ctx context.Context, endpointID string, f DeliveryFi
 }
 
 // deliveriesSQL returns the count statement (a row per matching delivery,
-// for listtotal) and the page statement of ListDeliveries: an endpoint's
-// deliveries, of f's status and event type when set, and their arguments
-// but the page's LIMIT and OFFSET (the two after the others). A filter
+// for listtotal) and the selection of ListDeliveries: an endpoint's
+// deliveries, of f's status and event type when set, and their arguments.
+// A filter
 // that is not set is not in the text, so each combination is a statement
 // of its own with its own generic plan in pgx's statement cache, as in the
 // other lists ("status = $2 unless $2 is empty" is planned for both cases
-// at once; listtotal.Where). The page is read by w (from the newest
-// through deliveries_listed, or from the oldest by a backward scan of it);
-// its rows come newest first either way.
-func deliveriesSQL(endpointID string, f DeliveryFilter, w listtotal.Window) (count, page string, args []any) {
+// at once; listtotal.Where). Its page is the selection read by a
+// listtotal.Window in deliveriesOrder (from the newest through
+// deliveries_listed, or from the oldest by a backward scan of it).
+func deliveriesSQL(endpointID string, f DeliveryFilter) (count, sel string, args []any) {
 	var where listtotal.Where
 	where.And("endpoint_id = $%d", endpointID)
 	if f.Status != "" {
@@ -79,10 +78,12 @@ func deliveriesSQL(endpointID string, f DeliveryFilter, w listtotal.Window) (cou
 		where.And("event_type = $%d", f.EventType)
 	}
 	from := " FROM deliveries" + where.SQL()
-	page = w.Page(`SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
-		response_status, last_error, next_attempt_at, delivered_at, created_at`+from, "created_at DESC, id DESC", where.Next())
-	return `SELECT 1` + from, page, where.Args()
+	return `SELECT 1` + from, `SELECT id, endpoint_id, event_id, event_type, status, attempt_count,
+		response_status, last_error, next_attempt_at, delivered_at, created_at` + from, where.Args()
 }
+
+// deliveriesOrder is the order of a list of deliveries: newest first.
+const deliveriesOrder = "created_at DESC, id DESC"
 
 func (t *Tx) attachAttempts(ctx context.Context, out []webhook.Delivery, index map[string]int, ids []string) error {
 	rows, err := t.tx.Query(ctx, `SELECT delivery_id, number, succeeded, response_status, error, attempted_at, duration_ms

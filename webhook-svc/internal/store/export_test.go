@@ -13,5 +13,6 @@ const (
 // read from the newest end (order DESC) or the oldest (ASC), and their
 // arguments but LIMIT and OFFSET.
 func DeliveriesSQL(endpointID string, f DeliveryFilter, order string) (count, page string, args []any) {
-	return deliveriesSQL(endpointID, f, listtotal.Window{Reverse: order == "ASC"})
+	count, sel, args := deliveriesSQL(endpointID, f)
+	return count, listtotal.Window{Reverse: order == "ASC"}.Page(sel, deliveriesOrder, len(args)+1), args
 }
